@@ -1,0 +1,151 @@
+/**
+ * Pure checks on one listing response: `(exchange, what was sent) → Violation | undefined`.
+ * They read the response only; the specs decide which requests to send.
+ */
+import { readEnvelope } from '../fixtures/dataset.ts';
+import type { Exchange } from '../fixtures/http.ts';
+import { excerpt, type Violation } from '../fixtures/violation.ts';
+import { validateEnvelope, validatePayment } from './schemas.ts';
+
+/** What the client asked for; undefined = parameter omitted. */
+export interface Sent {
+  offset?: number;
+  limit?: number;
+}
+
+export const MAX_LIMIT = 100;
+const isClientError = (status: number) => status >= 400 && status < 500;
+
+/** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema. */
+export function envelopeViolation(e: Exchange): Violation | undefined {
+  if (e.status !== 200) {
+    return { rule: 'ENV-SCHEMA', expected: 'HTTP 200 with a listing envelope', received: excerpt(e), exchange: e };
+  }
+  if (e.json === undefined) {
+    return { rule: 'ENV-SCHEMA', expected: 'a JSON body', received: `not JSON: ${excerpt(e)}`, exchange: e };
+  }
+  const problems = validateEnvelope(e.json);
+  if (problems.length > 0) {
+    const list = problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ');
+    return { rule: 'ENV-SCHEMA', expected: 'the §2 envelope', received: list, exchange: e };
+  }
+  const data = (e.json as { data: unknown[] }).data;
+  for (const [i, record] of data.entries()) {
+    const bad = validatePayment(record);
+    if (bad.length > 0) {
+      const list = bad.map((p) => `/data/${i}${p.path} ${p.message}`).join('; ');
+      return { rule: 'ENV-SCHEMA', expected: 'payment records with `status` and a numeric `amount`', received: list, exchange: e };
+    }
+  }
+  return undefined;
+}
+
+/** The limit in force for what was sent, per the reading: requested if 1..100, default if omitted, 100 if clamped. */
+export function limitInForce(sent: Sent, defaultLimit: number): number {
+  if (sent.limit === undefined) return defaultLimit;
+  return Math.min(sent.limit, MAX_LIMIT);
+}
+
+/** PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. */
+export function echoViolation(e: Exchange, sent: Sent, defaultLimit: number): Violation | undefined {
+  const env = readEnvelope(e);
+  if (!env) return undefined; // not a usable 200: other checks judge it
+  const offset = sent.offset ?? 0;
+  const limit = limitInForce(sent, defaultLimit);
+  if (env.offset !== offset || env.limit !== limit) {
+    return {
+      rule: 'PAG-ECHO',
+      expected: `offset ${offset}${sent.offset === undefined ? ' (omitted)' : ''}, limit ${limit}${sent.limit === undefined ? ' (omitted: the default)' : sent.limit > MAX_LIMIT ? ` (${sent.limit} clamped)` : ''}`,
+      received: `offset ${env.offset}, limit ${env.limit}`,
+      exchange: e,
+    };
+  }
+  return undefined;
+}
+
+/** PAG-DEFAULT: with `limit` omitted the default is in force (echoed, and the page holds that many when available). */
+export function defaultLimitViolation(e: Exchange, defaultLimit: number): Violation | undefined {
+  const env = readEnvelope(e);
+  if (!env) {
+    return { rule: 'PAG-DEFAULT', expected: 'HTTP 200 listing with limit omitted', received: excerpt(e), exchange: e };
+  }
+  const expectedSize = Math.max(0, Math.min(defaultLimit, env.total - env.offset));
+  if (env.limit !== defaultLimit || env.data.length !== expectedSize) {
+    return {
+      rule: 'PAG-DEFAULT',
+      expected: `limit ${defaultLimit} in force: echoed ${defaultLimit}, ${expectedSize} records (total ${env.total})`,
+      received: `limit echoed ${env.limit}, ${env.data.length} records`,
+      exchange: e,
+    };
+  }
+  return undefined;
+}
+
+/** PAG-SIZE: data.length = max(0, min(limit, total - offset)), from the echoed values. */
+export function sizeViolation(e: Exchange): Violation | undefined {
+  const env = readEnvelope(e);
+  if (!env) return undefined;
+  const expected = Math.max(0, Math.min(env.limit, env.total - env.offset));
+  if (env.data.length !== expected) {
+    return {
+      rule: 'PAG-SIZE',
+      expected: `${expected} records (offset ${env.offset}, limit ${env.limit}, total ${env.total})`,
+      received: `${env.data.length} records`,
+      exchange: e,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * PAG-EMPTY: `total` 0 gives []; `offset` >= `total` gives [] with `total` unchanged (`knownTotal`, from
+ * another page of the same query). A 4xx is legal only for absurd offsets (`absurdAllowed`).
+ */
+export function emptyViolation(e: Exchange, knownTotal: number, absurdAllowed: boolean): Violation | undefined {
+  if (absurdAllowed && isClientError(e.status)) return undefined;
+  const env = readEnvelope(e);
+  if (!env) {
+    return { rule: 'PAG-EMPTY', expected: `HTTP 200 with data [] and total ${knownTotal}`, received: excerpt(e), exchange: e };
+  }
+  const pastEnd = env.offset >= knownTotal || env.total === 0;
+  if (pastEnd && (env.data.length !== 0 || env.total !== knownTotal)) {
+    return {
+      rule: 'PAG-EMPTY',
+      expected: `data [] and total ${knownTotal} (offset ${env.offset} is at or past the end)`,
+      received: `${env.data.length} records, total ${env.total}`,
+      exchange: e,
+    };
+  }
+  return undefined;
+}
+
+/** LIM-CAP: `limit` > 100 never yields more than 100 records: a 4xx, or a 200 echoing limit 100. */
+export function capViolation(e: Exchange, requested: number): Violation | undefined {
+  if (isClientError(e.status)) return undefined;
+  const env = readEnvelope(e);
+  if (!env) {
+    return { rule: 'LIM-CAP', expected: `a 4xx, or HTTP 200 echoing limit 100 (limit=${requested} sent)`, received: excerpt(e), exchange: e };
+  }
+  if (env.data.length > MAX_LIMIT || env.limit !== MAX_LIMIT) {
+    return {
+      rule: 'LIM-CAP',
+      expected: `at most 100 records and limit echoed as 100 (limit=${requested} sent)`,
+      received: `${env.data.length} records, limit echoed ${env.limit}`,
+      exchange: e,
+    };
+  }
+  return undefined;
+}
+
+/** INP-ROBUST: odd input gets a 4xx, or a 200 whose envelope satisfies every invariant; never a 5xx. */
+export function robustnessViolation(e: Exchange, label: string): Violation | undefined {
+  if (e.status >= 500) {
+    return { rule: 'INP-ROBUST', expected: `a 4xx or a valid 200 for ${label}`, received: excerpt(e), exchange: e };
+  }
+  if (e.status !== 200) return undefined;
+  const broken = envelopeViolation(e) ?? sizeViolation(e);
+  if (broken) {
+    return { rule: 'INP-ROBUST', expected: `a 200 to ${label} satisfies the envelope invariants`, received: broken.received, exchange: e };
+  }
+  return undefined;
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run conformance`: the conformance specs (specs/) against the configured target, or against the
+ * bundled mock, which webServer starts when API_BASE_URL is unset. The config is validated here, before
+ * any request: a bad config stops the run with one message naming the variable, never its value.
+ */
+import { rmSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
+
+function validatedTarget(): Target {
+  try {
+    loadEnvFiles();
+    return resolveTarget(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
+const target = validatedTarget();
+// Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
+const WORKERS = target.loopback ? 2 : 1;
+// API_MAX_REQUESTS is the run's budget: each worker gets its share (workers inherit this variable).
+process.env.CONFORMANCE_WORKERS = String(WORKERS);
+// CONFORMANCE_REPORTS_DIR lets the self-tests keep their runs apart from the user's reports.
+const REPORTS = process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
+const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+// Allure results accumulate between runs unless cleaned; only the main process cleans.
+if (isMainProcess) rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
+
+export default defineConfig({
+  testDir: './specs',
+  // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
+  grep: target.profile === 'live' ? /@cutover/ : undefined,
+  fullyParallel: true,
+  workers: WORKERS,
+  retries: 0,
+  timeout: 120_000,
+  forbidOnly: !!process.env.CI,
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
+    ['junit', { outputFile: `${REPORTS}/junit.xml` }],
+    ['json', { outputFile: `${REPORTS}/results.json` }],
+    ['allure-playwright', { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false }],
+    ['./reporters/rule-matrix.ts', { outputDir: REPORTS }],
+  ],
+  outputDir: `${REPORTS}/test-results`,
+  // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
+  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  globalSetup: './fixtures/global-setup.ts',
+  webServer: target.bundledMock
+    ? {
+        command: `node --import tsx mock/cli.ts --quiet --port ${bundledMockPort()}`,
+        url: `${target.baseURL}/merchant/status`,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        timeout: 30_000,
+      }
+    : undefined,
+});

@@ -1,0 +1,51 @@
+/**
+ * The self-test matrix (npm test): the conformance specs against the bundled mock once per fault of the
+ * catalogue (each run must fail on the fault's rule) and once per legal variant and combinations that
+ * matter (each run must pass). One Playwright start; each project's workers start their own mock
+ * in-process on a free port (fixtures/test.ts, option `mock`). reporters/matrix.ts judges the runs.
+ *
+ * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names) narrows it for debugging.
+ */
+import { defineConfig, type Project } from '@playwright/test';
+import { FAULTS } from './mock/faults.ts';
+import { VARIANT_DIMENSIONS } from './mock/variants.ts';
+import { type RuleId, rule } from './fixtures/rules.ts';
+import type { MockProjectOptions } from './fixtures/test.ts';
+
+type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
+
+/** Each non-default value of each dimension alone, then combinations a real API would make together. */
+export const VARIANT_SETS: Record<string, string[]> = {
+  default: [],
+  ...Object.fromEntries(
+    VARIANT_DIMENSIONS.flatMap((d) => d.values.slice(1).map((v) => [`${d.name}=${v}`, [`${d.name}=${v}`]])),
+  ),
+  strict: ['over-limit=reject', 'invalid=422', 'unknown-status=reject', 'unknown-sort=reject', 'unknown-merchant=403', 'method=404'],
+  lenient: ['invalid=coerce', 'unknown-sort=ignore', 'amount=string', 'extras=on', 'ties=reverse', 'unsorted=newest'],
+  'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
+};
+
+// One fixed seed so the matrix is reproducible; FC_SEED overrides it.
+process.env.FC_SEED ??= '20261122';
+
+const only = new Set((process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean));
+const projects: MatrixProject[] = [
+  // A fault on an ADVISORY rule fails a run only in strict mode, so its run is strict.
+  ...FAULTS.map((f) => ({
+    name: `fault:${f.name}`,
+    use: { mock: { faults: [f.name], strict: rule(f.rule as RuleId).level === 'ADVISORY' } },
+  })),
+  ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({ name: `variant:${name}`, use: { mock: { variants } } })),
+].filter((p) => only.size === 0 || only.has(p.name));
+
+export default defineConfig<unknown, { mock: MockProjectOptions }>({
+  testDir: './specs',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 120_000,
+  reporter: [['./reporters/matrix.ts', { outputDir: 'reports' }]],
+  outputDir: 'reports/matrix-results',
+  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  projects,
+});

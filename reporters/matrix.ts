@@ -1,0 +1,111 @@
+/**
+ * Judges the self-test matrix (playwright.matrix.config.ts).
+ * - Mutation: each `fault:NAME` project must fail, with a violation of the rule the fault declares among
+ *   its failures (a fault caught only by an unrelated check is a miss). Advisory rules count when recorded.
+ * - Specificity: each `variant:NAME` project (a legal variant) must have no failed check.
+ * Writes reports/mutation.json and reports/specificity.json, prints both tables, and makes the run pass
+ * or fail on that verdict alone (the faulty runs' own failures are expected).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { FAULTS } from '../mock/faults.ts';
+import { redact } from '../fixtures/secrets.ts';
+
+interface ProjectTally {
+  tests: number;
+  failed: number;
+  /** Rule ids named by `<ID> violated` in failures (MUST) or in advisory annotations. */
+  fired: Set<string>;
+  advisories: Set<string>;
+  /** First lines of failures that are not rule violations (crashes, transport errors): always suspicious. */
+  otherErrors: string[];
+  firstFailure?: string;
+}
+
+const VIOLATED = /\b([A-Z]{2,}(?:-[A-Z]+)+) violated\b/g;
+
+export default class MatrixReporter implements Reporter {
+  private readonly tallies = new Map<string, ProjectTally>();
+  private readonly outputDir: string;
+  private started = Date.now();
+
+  constructor(options: { outputDir?: string } = {}) {
+    this.outputDir = options.outputDir ?? 'reports';
+  }
+
+  onBegin(): void {
+    this.started = Date.now();
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const project = test.parent.project()?.name ?? '?';
+    const t = this.tallies.get(project) ?? { tests: 0, failed: 0, fired: new Set(), advisories: new Set(), otherErrors: [] };
+    this.tallies.set(project, t);
+    t.tests += 1;
+    for (const a of result.annotations ?? []) {
+      if (a.type === 'advisory') for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
+    }
+    if (result.status === 'passed' || result.status === 'skipped') return;
+    t.failed += 1;
+    const text = result.errors.map((e) => e.message ?? '').join('\n');
+    const ids = [...text.matchAll(VIOLATED)].map((m) => m[1] as string);
+    for (const id of ids) t.fired.add(id);
+    const first = `${test.title}: ${(text.split('\n')[0] ?? result.status).replace(/\u001b\[[0-9;]*m/g, '')}`;
+    t.firstFailure ??= first;
+    if (ids.length === 0 && t.otherErrors.length < 3) t.otherErrors.push(first);
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    const seconds = (Date.now() - this.started) / 1000;
+    const mutation = FAULTS.filter((f) => this.tallies.has(`fault:${f.name}`)).map((f) => {
+      const t = this.tallies.get(`fault:${f.name}`) as ProjectTally;
+      const fired = [...new Set([...t.fired, ...t.advisories])].sort();
+      const caught = t.failed > 0 && t.fired.has(f.rule);
+      return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, verdict: caught ? 'caught' : 'MISSED' };
+    });
+    const specificity = [...this.tallies.entries()]
+      .filter(([name]) => name.startsWith('variant:'))
+      .map(([name, t]) => ({
+        variant: name.slice('variant:'.length),
+        checks: t.tests,
+        failedChecks: t.failed,
+        failedRules: [...t.fired].sort(),
+        advisories: [...t.advisories].sort(),
+        firstFailure: t.firstFailure ? redact(t.firstFailure) : undefined,
+        verdict: t.failed === 0 ? 'clean' : 'FALSE ALARM',
+      }));
+    const caught = mutation.filter((m) => m.verdict === 'caught').length;
+    const clean = specificity.filter((s) => s.verdict === 'clean').length;
+    const ok = caught === mutation.length && clean === specificity.length && result.status !== 'interrupted';
+
+    const lines: string[] = ['', 'Mutation run (one conformance run per mock fault; each must fail on its declared rule)'];
+    const w = Math.max(5, ...mutation.map((m) => m.fault.length));
+    const rw = Math.max(4, ...mutation.map((m) => m.rule.length));
+    lines.push(`  ${'fault'.padEnd(w)}  ${'rule'.padEnd(rw)}  verdict  rules that failed`);
+    for (const m of mutation) {
+      lines.push(`  ${m.fault.padEnd(w)}  ${m.rule.padEnd(rw)}  ${m.verdict.padEnd(7)}  ${m.failedRules.join(' ') || '-'}`);
+    }
+    lines.push('', 'Specificity run (legal variants; each must pass with no failed check)');
+    for (const s of specificity) {
+      const extra = s.advisories.length ? ` (advisory: ${s.advisories.join(' ')})` : '';
+      lines.push(`  ${s.variant.padEnd(28)}  ${s.verdict}  ${s.checks} checks${extra}${s.firstFailure ? `\n      first failure: ${s.firstFailure}` : ''}`);
+    }
+    lines.push(
+      '',
+      `mutation score: ${caught}/${mutation.length}`,
+      `specificity: ${clean}/${specificity.length} variant runs clean`,
+      `matrix time: ${seconds.toFixed(1)} s`,
+    );
+    console.log(redact(lines.join('\n')));
+
+    mkdirSync(this.outputDir, { recursive: true });
+    const write = (file: string, body: unknown) => writeFileSync(`${this.outputDir}/${file}`, redact(`${JSON.stringify(body, null, 2)}\n`));
+    write('mutation.json', { score: `${caught}/${mutation.length}`, caught, total: mutation.length, faults: mutation });
+    write('specificity.json', { clean, total: specificity.length, variants: specificity });
+    return { status: ok ? 'passed' : 'failed' };
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * npm test: everything that proves the project, in one command, with the time each stage took.
+ *   1. typecheck (tsc) and lint (biome)
+ *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
+ *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
+ *   4. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
+ *      variant (each must pass) — reports/mutation.json, reports/specificity.json
+ *   5. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
+ * Ends with one line `selftest: N passed, M failed`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { runCanary } from '../tests/e2e/secrets-canary.ts';
+
+interface Stage {
+  name: string;
+  passed: number;
+  failed: number;
+  seconds: number;
+  note: string;
+}
+
+const stages: Stage[] = [];
+const only = new Set((process.env.SELFTEST_ONLY ?? '').split(',').filter(Boolean));
+const want = (name: string) => only.size === 0 || only.has(name);
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+async function stage(name: string, body: () => Promise<Omit<Stage, 'name' | 'seconds'>> | Omit<Stage, 'name' | 'seconds'>) {
+  if (!want(name)) return;
+  console.log(`\n=== ${name} ===`);
+  const t0 = Date.now();
+  const result = await body();
+  const seconds = (Date.now() - t0) / 1000;
+  stages.push({ name, seconds, ...result });
+  console.log(`=== ${name}: ${result.failed === 0 ? 'ok' : 'FAILED'} (${result.note}) in ${seconds.toFixed(1)} s`);
+}
+
+const bin = (name: string) => `node_modules/.bin/${name}`;
+const passFail = (ok: boolean, note: string) => ({ passed: ok ? 1 : 0, failed: ok ? 0 : 1, note });
+
+const started = Date.now();
+await stage('typecheck', () => passFail(run(bin('tsc'), ['-p', 'tsconfig.json']) === 0, 'tsc --noEmit, strict'));
+await stage('lint', () => passFail(run(bin('biome'), ['check', '.']) === 0, 'biome check'));
+await stage('unit', () => {
+  const tap = 'reports/unit.tap';
+  const code = run('node', [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=dot',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...listTests(),
+  ]);
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (what: string) => Number(text.match(new RegExp(`^# ${what} (\\d+)`, 'm'))?.[1] ?? 0);
+  const passed = count('pass');
+  const failed = count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0);
+  return { passed, failed, note: `${passed} passed, ${count('fail')} failed (node:test, ${tap})` };
+});
+await stage('conformance', () =>
+  passFail(run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts']) === 0, 'npm run conformance against the bundled mock'),
+);
+await stage('matrix', () => {
+  const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.matrix.config.ts']);
+  const read = (f: string) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);
+  const mutation = read('reports/mutation.json');
+  const specificity = read('reports/specificity.json');
+  if (!mutation || !specificity) return { passed: 0, failed: 1, note: `matrix produced no verdict (exit ${code})` };
+  const passed = mutation.caught + specificity.clean;
+  const failed = mutation.total - mutation.caught + (specificity.total - specificity.clean) + (code !== 0 && passed === mutation.total + specificity.total ? 1 : 0);
+  return { passed, failed, note: `mutation score ${mutation.score}, ${specificity.clean}/${specificity.total} variants clean` };
+});
+await stage('secrets', async () => {
+  const results = await runCanary();
+  for (const r of results) {
+    const verdict = r.problems.length ? 'FAIL' : 'ok  ';
+    console.log(`${verdict} canary ${r.scenario}: exit ${r.exitCode}, ${r.keysSent} requests carried a key, ${r.filesScanned} artifact files scanned, ${r.hits.length} hits${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`);
+    for (const h of r.hits.slice(0, 5)) console.log(`    leak: ${h}`);
+  }
+  const failed = results.filter((r) => r.problems.length).length;
+  return { passed: results.length - failed, failed, note: `${results.length} canary scenarios, 0 key occurrences required` };
+});
+
+function listTests(): string[] {
+  const r = spawnSync('sh', ['-c', 'ls tests/*/*.test.ts'], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+const total = (Date.now() - started) / 1000;
+console.log('\nStage        result  passed  failed  seconds');
+for (const s of stages) {
+  console.log(`${s.name.padEnd(12)} ${s.failed ? 'FAIL' : 'ok  '}    ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${s.seconds.toFixed(1).padStart(7)}  ${s.note}`);
+}
+console.log(`Total time: ${total.toFixed(1)} s`);
+const passed = stages.reduce((n, s) => n + s.passed, 0);
+const failed = stages.reduce((n, s) => n + s.failed, 0);
+console.log(`selftest: ${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 && stages.length > 0 ? 0 : 1;

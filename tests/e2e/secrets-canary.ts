@@ -1,0 +1,91 @@
+/**
+ * Secrets canary (run by npm test): the real conformance run (playwright.config.ts, all reporters) with
+ * canary keys against targets that are down, hang, answer garbage, or echo the key back; then every
+ * artifact (HTML report with its embedded zip, JUnit, JSON, Allure results, test-results, the rule
+ * matrix) and the run's console output are scanned for the canary keys in all their forms. Zero hits
+ * required, and the echoing target must have received and reflected the keys (else the scan proves nothing).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closedPort, startHostileTarget, type HostileKind } from '../support/hostile-targets.ts';
+import { scanPaths } from '../support/scan.ts';
+
+export const CANARY_KEYS = {
+  API_TEST_KEY: 'sk_test_CANARYt3stQx7Lm2Vb9Nc4Zp8R',
+  API_LIVE_KEY: 'sk_live_CANARYl1veWk3Hj6Tg1Fd5Sa0E',
+  API_RESTRICTED_KEY: 'sk_test_CANARYr3strYu2Io7Pl4Kj9Mh',
+  API_REVOKED_KEY: 'sk_test_CANARYr3vokBn8Gv3Cx6Zl1Qw',
+  API_OLD_KEY: 'sk_live_CANARY0ldKeyAs5Df2Gh7Jk4Lz',
+};
+
+export interface CanaryResult {
+  scenario: string;
+  exitCode: number | null;
+  filesScanned: number;
+  hits: string[];
+  keysSent: number;
+  problems: string[];
+}
+
+async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult> {
+  const target = scenario === 'down' ? undefined : await startHostileTarget(scenario);
+  const baseURL = target?.url ?? `http://127.0.0.1:${await closedPort()}`;
+  const dir = `reports/canary/${scenario}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const env = {
+    ...process.env,
+    ...CANARY_KEYS,
+    API_BASE_URL: baseURL,
+    SANDBOX_MERCHANT_ID: 'msb_canary',
+    LIVE_MERCHANT_ID: 'mlv_canary',
+    OTHER_SANDBOX_MERCHANT_ID: 'msb_canary2',
+    CONFORMANCE_PROFILE: '',
+    CONFORMANCE_REPORTS_DIR: dir,
+    API_TIMEOUT_MS: '300',
+    API_MAX_REQUESTS: scenario === 'hang' ? '12' : '400',
+    FC_NUM_RUNS: '3',
+    FORCE_COLOR: '0',
+  };
+  // The run is done in a child process, as a user runs it; its exit code must say "not conformant".
+  const child = spawnSync('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts'], {
+    env,
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await target?.stop();
+  writeFileSync(`${dir}/console.txt`, `${child.stdout}\n${child.stderr}`);
+  const scan = scanPaths([dir], Object.values(CANARY_KEYS));
+  const problems: string[] = [];
+  if (child.status === 0) problems.push('the run passed against a broken target');
+  if (target && target.stats.withAuthorization === 0) problems.push('no request carried a key: the scan would prove nothing');
+  if (scenario === 'echo' && target && target.stats.echoed === 0) problems.push('the target echoed no key back');
+  if (scan.hits.length > 0) problems.push(`${scan.hits.length} key leak(s)`);
+  return {
+    scenario,
+    exitCode: child.status,
+    filesScanned: scan.files,
+    hits: scan.hits.map((h) => `${h.file} (${h.form})`),
+    keysSent: target?.stats.withAuthorization ?? 0,
+    problems,
+  };
+}
+
+export async function runCanary(): Promise<CanaryResult[]> {
+  const results: CanaryResult[] = [];
+  for (const scenario of ['down', 'echo', 'garbage', 'hang'] as const) results.push(await runScenario(scenario));
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const results = await runCanary();
+  for (const r of results) {
+    console.log(
+      `${r.problems.length ? 'FAIL' : 'ok  '} canary ${r.scenario}: exit ${r.exitCode}, ${r.keysSent} requests carried a key, ` +
+        `${r.filesScanned} artifact files scanned, ${r.hits.length} hits${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
+    );
+    for (const h of r.hits.slice(0, 5)) console.log(`    leak: ${h}`);
+  }
+  process.exitCode = results.some((r) => r.problems.length) ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+/**
+ * Misbehaving targets for the secrets canary. Each one answers the reachability probe, then misbehaves:
+ * - echo: reflects the Authorization header into bodies (200, 401, 500) and into a response header;
+ * - garbage: non-JSON bodies, odd statuses, the header reflected inside the garbage;
+ * - hang: never answers a payments request.
+ * `seenKeys` counts requests that carried an Authorization header, so a canary run can prove keys were sent.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type HostileKind = 'echo' | 'garbage' | 'hang';
+
+export interface HostileTarget {
+  url: string;
+  stop(): Promise<void>;
+  stats: { requests: number; withAuthorization: number; echoed: number };
+}
+
+export async function startHostileTarget(kind: HostileKind): Promise<HostileTarget> {
+  const stats = { requests: 0, withAuthorization: 0, echoed: 0 };
+  const server: Server = createServer((req, res) => {
+    stats.requests += 1;
+    const auth = req.headers.authorization ?? '';
+    if (auth) stats.withAuthorization += 1;
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/merchant/status' && !auth) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"success":false,"message":"no key"}');
+      return;
+    }
+    if (kind === 'hang' && url.pathname !== '/merchant/status') return; // never answers
+    if (auth) stats.echoed += 1;
+    const n = Number(url.searchParams.get('offset') ?? 0);
+    if (kind === 'echo') {
+      res.setHeader('x-echo-authorization', auth);
+      if (n % 3 === 1) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `invalid key ${auth}` }));
+      } else if (n % 3 === 2) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`Error: boom\n    at handler (authorization=${auth})`);
+      } else {
+        const data = [{ id: 'p1', status: 'COMPLETED', amount: 5, owner: auth }];
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: true, message: `hello ${auth}`, data, offset: 0, limit: 3, total: 99, key: auth }));
+      }
+      return;
+    }
+    // garbage
+    const statuses = [200, 200, 418, 502, 401];
+    res.writeHead(statuses[stats.requests % statuses.length] as number, { 'content-type': 'application/json' });
+    res.end(`<<not json>> ${auth} ${'\u0000'.repeat(3)} {"data": [`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port with nothing listening (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
