@@ -45,6 +45,8 @@ export default defineConfig({
     ['json', { outputFile: `${REPORTS}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false }],
     ['./reporters/rule-matrix.ts', { outputDir: REPORTS }],
+    // Sharded CI runs (see .github/workflows) keep a blob report per shard for merge-reports.
+    ...(process.env.CONFORMANCE_BLOB === '1' ? [['blob', { outputDir: `${REPORTS}/blob` }] as const] : []),
   ],
   outputDir: `${REPORTS}/test-results`,
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.

@@ -62,6 +62,11 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
   if (target && target.stats.withAuthorization === 0) problems.push('no request carried a key: the scan would prove nothing');
   if (scenario === 'echo' && target && target.stats.echoed === 0) problems.push('the target echoed no key back');
   if (scan.hits.length > 0) problems.push(`${scan.hits.length} key leak(s)`);
+  // A target that is down gives one clear message, not a failure per check.
+  const output = `${child.stdout}\n${child.stderr}`;
+  if (scenario === 'down' && (!output.includes('is unreachable') || /\d+ failed/.test(output))) {
+    problems.push('a down target did not stop the run with the one "unreachable" message');
+  }
   return {
     scenario,
     exitCode: child.status,
