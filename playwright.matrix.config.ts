@@ -7,10 +7,10 @@
  * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names) narrows it for debugging.
  */
 import { defineConfig, type Project } from '@playwright/test';
-import { FAULTS } from './mock/faults.ts';
-import { VARIANT_DIMENSIONS } from './mock/variants.ts';
 import { type RuleId, rule } from './fixtures/rules.ts';
 import type { MockProjectOptions } from './fixtures/test.ts';
+import { FAULTS } from './mock/faults.ts';
+import { VARIANT_DIMENSIONS } from './mock/variants.ts';
 
 type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
 
@@ -20,7 +20,14 @@ export const VARIANT_SETS: Record<string, string[]> = {
   ...Object.fromEntries(
     VARIANT_DIMENSIONS.flatMap((d) => d.values.slice(1).map((v) => [`${d.name}=${v}`, [`${d.name}=${v}`]])),
   ),
-  strict: ['over-limit=reject', 'invalid=422', 'unknown-status=reject', 'unknown-sort=reject', 'unknown-merchant=403', 'method=404'],
+  strict: [
+    'over-limit=reject',
+    'invalid=422',
+    'unknown-status=reject',
+    'unknown-sort=reject',
+    'unknown-merchant=403',
+    'method=404',
+  ],
   lenient: ['invalid=coerce', 'unknown-sort=ignore', 'amount=string', 'extras=on', 'ties=reverse', 'unsorted=newest'],
   'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
 };

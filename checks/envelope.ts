@@ -34,7 +34,12 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
     const bad = validatePayment(record);
     if (bad.length > 0) {
       const list = bad.map((p) => `/data/${i}${p.path} ${p.message}`).join('; ');
-      return { rule: 'ENV-SCHEMA', expected: 'payment records with `status` and a numeric `amount`', received: list, exchange: e };
+      return {
+        rule: 'ENV-SCHEMA',
+        expected: 'payment records with `status` and a numeric `amount`',
+        received: list,
+        exchange: e,
+      };
     }
   }
   return undefined;
@@ -105,7 +110,12 @@ export function emptyViolation(e: Exchange, knownTotal: number, absurdAllowed: b
   if (absurdAllowed && isClientError(e.status)) return undefined;
   const env = readEnvelope(e);
   if (!env) {
-    return { rule: 'PAG-EMPTY', expected: `HTTP 200 with data [] and total ${knownTotal}`, received: excerpt(e), exchange: e };
+    return {
+      rule: 'PAG-EMPTY',
+      expected: `HTTP 200 with data [] and total ${knownTotal}`,
+      received: excerpt(e),
+      exchange: e,
+    };
   }
   const pastEnd = env.offset >= knownTotal || env.total === 0;
   if (pastEnd && (env.data.length !== 0 || env.total !== knownTotal)) {
@@ -124,7 +134,12 @@ export function capViolation(e: Exchange, requested: number): Violation | undefi
   if (isClientError(e.status)) return undefined;
   const env = readEnvelope(e);
   if (!env) {
-    return { rule: 'LIM-CAP', expected: `a 4xx, or HTTP 200 echoing limit 100 (limit=${requested} sent)`, received: excerpt(e), exchange: e };
+    return {
+      rule: 'LIM-CAP',
+      expected: `a 4xx, or HTTP 200 echoing limit 100 (limit=${requested} sent)`,
+      received: excerpt(e),
+      exchange: e,
+    };
   }
   if (env.data.length > MAX_LIMIT || env.limit !== MAX_LIMIT) {
     return {
@@ -145,7 +160,12 @@ export function robustnessViolation(e: Exchange, label: string): Violation | und
   if (e.status !== 200) return undefined;
   const broken = envelopeViolation(e) ?? sizeViolation(e);
   if (broken) {
-    return { rule: 'INP-ROBUST', expected: `a 200 to ${label} satisfies the envelope invariants`, received: broken.received, exchange: e };
+    return {
+      rule: 'INP-ROBUST',
+      expected: `a 200 to ${label} satisfies the envelope invariants`,
+      received: broken.received,
+      exchange: e,
+    };
   }
   return undefined;
 }

@@ -7,9 +7,10 @@
  * or fail on that verdict alone (the faulty runs' own failures are expected).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { FAULTS } from '../mock/faults.ts';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redact } from '../fixtures/secrets.ts';
+import { FAULTS } from '../mock/faults.ts';
+import { stripAnsi } from './ansi.ts';
 
 interface ProjectTally {
   tests: number;
@@ -33,35 +34,57 @@ export default class MatrixReporter implements Reporter {
     this.outputDir = options.outputDir ?? 'reports';
   }
 
-  onBegin(): void {
+  private configured: string[] = [];
+
+  onBegin(config: FullConfig): void {
     this.started = Date.now();
+    this.configured = config.projects.map((p) => p.name);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const project = test.parent.project()?.name ?? '?';
-    const t = this.tallies.get(project) ?? { tests: 0, failed: 0, fired: new Set(), advisories: new Set(), otherErrors: [] };
+    const t = this.tallies.get(project) ?? {
+      tests: 0,
+      failed: 0,
+      fired: new Set(),
+      advisories: new Set(),
+      otherErrors: [],
+    };
     this.tallies.set(project, t);
     t.tests += 1;
     for (const a of result.annotations ?? []) {
-      if (a.type === 'advisory') for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
+      if (a.type === 'advisory')
+        for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
     }
     if (result.status === 'passed' || result.status === 'skipped') return;
     t.failed += 1;
-    const text = result.errors.map((e) => e.message ?? '').join('\n');
+    // Colour codes would glue to the rule id (`…[31mLIM-CAP`) and hide it from the pattern.
+    const text = stripAnsi(result.errors.map((e) => e.message ?? '').join('\n'));
     const ids = [...text.matchAll(VIOLATED)].map((m) => m[1] as string);
     for (const id of ids) t.fired.add(id);
-    const first = `${test.title}: ${(text.split('\n')[0] ?? result.status).replace(/\u001b\[[0-9;]*m/g, '')}`;
+    const first = `${test.title}: ${text.split('\n')[0] ?? result.status}`;
     t.firstFailure ??= first;
     if (ids.length === 0 && t.otherErrors.length < 3) t.otherErrors.push(first);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const seconds = (Date.now() - this.started) / 1000;
+    // Every configured project is judged: one that never reported (a crash, a global timeout) is a miss.
+    const empty = (): ProjectTally => ({
+      tests: 0,
+      failed: 0,
+      fired: new Set(),
+      advisories: new Set(),
+      otherErrors: [],
+    });
+    for (const name of this.configured) if (!this.tallies.has(name)) this.tallies.set(name, empty());
     const mutation = FAULTS.filter((f) => this.tallies.has(`fault:${f.name}`)).map((f) => {
       const t = this.tallies.get(`fault:${f.name}`) as ProjectTally;
       const fired = [...new Set([...t.fired, ...t.advisories])].sort();
       const caught = t.failed > 0 && t.fired.has(f.rule);
-      return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, verdict: caught ? 'caught' : 'MISSED' };
+      const verdict = t.tests === 0 ? 'NOT RUN' : caught ? 'caught' : 'MISSED';
+      const otherErrors = t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {};
+      return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, ...otherErrors, verdict };
     });
     const specificity = [...this.tallies.entries()]
       .filter(([name]) => name.startsWith('variant:'))
@@ -72,24 +95,42 @@ export default class MatrixReporter implements Reporter {
         failedRules: [...t.fired].sort(),
         advisories: [...t.advisories].sort(),
         firstFailure: t.firstFailure ? redact(t.firstFailure) : undefined,
-        verdict: t.failed === 0 ? 'clean' : 'FALSE ALARM',
+        ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
+        verdict: t.tests === 0 ? 'NOT RUN' : t.failed === 0 ? 'clean' : 'FALSE ALARM',
       }));
     const caught = mutation.filter((m) => m.verdict === 'caught').length;
     const clean = specificity.filter((s) => s.verdict === 'clean').length;
-    const ok = caught === mutation.length && clean === specificity.length && result.status !== 'interrupted';
+    // 'failed' is the expected status (the faulty runs fail); a timed-out or interrupted run proves nothing.
+    const complete = result.status === 'passed' || result.status === 'failed';
+    const ok = caught === mutation.length && clean === specificity.length && complete;
 
-    const lines: string[] = ['', 'Mutation run (one conformance run per mock fault; each must fail on its declared rule)'];
+    const lines: string[] = [
+      '',
+      'Mutation run (one conformance run per mock fault; each must fail on its declared rule)',
+    ];
     const w = Math.max(5, ...mutation.map((m) => m.fault.length));
     const rw = Math.max(4, ...mutation.map((m) => m.rule.length));
     lines.push(`  ${'fault'.padEnd(w)}  ${'rule'.padEnd(rw)}  verdict  rules that failed`);
     for (const m of mutation) {
-      lines.push(`  ${m.fault.padEnd(w)}  ${m.rule.padEnd(rw)}  ${m.verdict.padEnd(7)}  ${m.failedRules.join(' ') || '-'}`);
+      lines.push(
+        `  ${m.fault.padEnd(w)}  ${m.rule.padEnd(rw)}  ${m.verdict.padEnd(7)}  ${m.failedRules.join(' ') || '-'}`,
+      );
     }
     lines.push('', 'Specificity run (legal variants; each must pass with no failed check)');
     for (const s of specificity) {
       const extra = s.advisories.length ? ` (advisory: ${s.advisories.join(' ')})` : '';
-      lines.push(`  ${s.variant.padEnd(28)}  ${s.verdict}  ${s.checks} checks${extra}${s.firstFailure ? `\n      first failure: ${s.firstFailure}` : ''}`);
+      lines.push(
+        `  ${s.variant.padEnd(28)}  ${s.verdict}  ${s.checks} checks${extra}${s.firstFailure ? `\n      first failure: ${s.firstFailure}` : ''}`,
+      );
     }
+    const others = [
+      ...mutation.map((m) => [m.fault, m.otherErrors ?? []] as const),
+      ...specificity.map((v) => [v.variant, v.otherErrors ?? []] as const),
+    ];
+    for (const [name, errors] of others) {
+      for (const e of errors) lines.push(`  note: ${name}: a failure that is not a rule violation: ${e}`);
+    }
+    if (!complete) lines.push(`  the run ended ${result.status}: the matrix is incomplete`);
     lines.push(
       '',
       `mutation score: ${caught}/${mutation.length}`,
@@ -99,7 +140,8 @@ export default class MatrixReporter implements Reporter {
     console.log(redact(lines.join('\n')));
 
     mkdirSync(this.outputDir, { recursive: true });
-    const write = (file: string, body: unknown) => writeFileSync(`${this.outputDir}/${file}`, redact(`${JSON.stringify(body, null, 2)}\n`));
+    const write = (file: string, body: unknown) =>
+      writeFileSync(`${this.outputDir}/${file}`, redact(`${JSON.stringify(body, null, 2)}\n`));
     write('mutation.json', { score: `${caught}/${mutation.length}`, caught, total: mutation.length, faults: mutation });
     write('specificity.json', { clean, total: specificity.length, variants: specificity });
     return { status: ok ? 'passed' : 'failed' };

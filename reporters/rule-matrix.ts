@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { RULES, type RuleId, ruleIdOfTitle } from '../fixtures/rules.ts';
 import { redact } from '../fixtures/secrets.ts';
+import { stripAnsi } from './ansi.ts';
 
 export type Verdict = 'fail' | 'advisory' | 'inconclusive' | 'pass' | 'skipped' | 'not run';
 const SEVERITY: Verdict[] = ['fail', 'advisory', 'inconclusive', 'pass', 'skipped', 'not run'];
@@ -43,7 +44,8 @@ export default class RuleMatrixReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     const id = ruleIdOfTitle(test.title);
     if (!id) return;
-    const notes = [...test.annotations, ...(result.annotations ?? [])];
+    // Playwright copies the result's runtime annotations onto the test before onTestEnd: read one list, not both.
+    const notes = result.annotations?.length ? result.annotations : test.annotations;
     const note = (type: string) => notes.find((a) => a.type === type)?.description;
     const requests = notes.filter((a) => a.type === 'requests').reduce((n, a) => n + Number(a.description ?? 0), 0);
     let outcome: Outcome;
@@ -55,8 +57,8 @@ export default class RuleMatrixReporter implements Reporter {
     } else if (result.status === 'skipped') {
       const inconclusive = note('inconclusive');
       outcome = inconclusive
-        ? { verdict: 'inconclusive', evidence: inconclusive, requests }
-        : { verdict: 'skipped', evidence: note('skip') ?? 'skipped', requests };
+        ? { verdict: 'inconclusive', evidence: flat(inconclusive), requests }
+        : { verdict: 'skipped', evidence: flat(note('skip') ?? 'skipped'), requests };
     } else {
       const message = result.errors.map((e) => e.message ?? '').join('\n') || result.status;
       outcome = { verdict: 'fail', evidence: evidenceOf(message), requests };
@@ -86,7 +88,9 @@ export default class RuleMatrixReporter implements Reporter {
       const passed = list.filter((o) => o.verdict === 'pass').length;
       const cappedNote = list.find((o) => o.evidence.includes('[capped:'))?.evidence.match(/\[capped: .*\]$/)?.[0];
       const evidence =
-        worst.verdict === 'pass' ? `${passed}/${list.length} checks passed${cappedNote ? ` ${cappedNote}` : ''}` : worst.evidence;
+        worst.verdict === 'pass'
+          ? `${passed}/${list.length} checks passed${cappedNote ? ` ${cappedNote}` : ''}`
+          : worst.evidence;
       return { ...base(r), verdict: worst.verdict, evidence, checks: list.length, requests };
     });
     const probe = Number(process.env.CONFORMANCE_PROBE_REQUESTS ?? 0);
@@ -107,7 +111,9 @@ export default class RuleMatrixReporter implements Reporter {
     console.log(redact(consoleTable(rows)));
     console.log(
       `Requests sent: ${requests} (GET only${probe ? `, ${probe} of them the reachability probe` : ''}) in ${seconds.toFixed(1)} s. ` +
-        `Rules: ${SEVERITY.filter((v) => counts[v]).map((v) => `${counts[v]} ${v}`).join(', ')}. ` +
+        `Rules: ${SEVERITY.filter((v) => counts[v])
+          .map((v) => `${counts[v]} ${v}`)
+          .join(', ')}. ` +
         `Matrix: ${this.outputDir}/conformance.md`,
     );
   }
@@ -117,13 +123,19 @@ export default class RuleMatrixReporter implements Reporter {
   }
 }
 
+const flat = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
+
 function base(r: (typeof RULES)[number]) {
   return { id: r.id, section: r.section, level: r.level };
 }
 
 /** The most telling line of a failure: its "Received:" line, else its first line. */
 function evidenceOf(message: string): string {
-  const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
+  return oneLineEvidence(message);
+}
+
+function oneLineEvidence(message: string): string {
+  const clean = stripAnsi(message);
   const received = clean.split('\n').find((l) => l.trim().startsWith('Received:'));
   const line = (received ?? clean.split('\n')[0] ?? '').trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
@@ -132,7 +144,8 @@ function evidenceOf(message: string): string {
 function consoleTable(rows: RuleRow[]): string {
   const w = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map(
-    (r) => `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(12)}  ${String(r.requests).padStart(5)}  ${r.evidence}`,
+    (r) =>
+      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(12)}  ${String(r.requests).padStart(5)}  ${r.evidence}`,
   );
   return ['', `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`, ...lines, ''].join('\n');
 }

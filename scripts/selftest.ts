@@ -29,7 +29,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
   return r.status ?? 1;
 }
 
-async function stage(name: string, body: () => Promise<Omit<Stage, 'name' | 'seconds'>> | Omit<Stage, 'name' | 'seconds'>) {
+async function stage(
+  name: string,
+  body: () => Promise<Omit<Stage, 'name' | 'seconds'>> | Omit<Stage, 'name' | 'seconds'>,
+) {
   if (!want(name)) return;
   console.log(`\n=== ${name} ===`);
   const t0 = Date.now();
@@ -64,7 +67,10 @@ await stage('unit', () => {
   return { passed, failed, note: `${passed} passed, ${count('fail')} failed (node:test, ${tap})` };
 });
 await stage('conformance', () =>
-  passFail(run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts']) === 0, 'npm run conformance against the bundled mock'),
+  passFail(
+    run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts']) === 0,
+    'npm run conformance against the bundled mock',
+  ),
 );
 await stage('matrix', () => {
   const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.matrix.config.ts']);
@@ -73,18 +79,32 @@ await stage('matrix', () => {
   const specificity = read('reports/specificity.json');
   if (!mutation || !specificity) return { passed: 0, failed: 1, note: `matrix produced no verdict (exit ${code})` };
   const passed = mutation.caught + specificity.clean;
-  const failed = mutation.total - mutation.caught + (specificity.total - specificity.clean) + (code !== 0 && passed === mutation.total + specificity.total ? 1 : 0);
-  return { passed, failed, note: `mutation score ${mutation.score}, ${specificity.clean}/${specificity.total} variants clean` };
+  const failed =
+    mutation.total -
+    mutation.caught +
+    (specificity.total - specificity.clean) +
+    (code !== 0 && passed === mutation.total + specificity.total ? 1 : 0);
+  return {
+    passed,
+    failed,
+    note: `mutation score ${mutation.score}, ${specificity.clean}/${specificity.total} variants clean`,
+  };
 });
 await stage('secrets', async () => {
   const results = await runCanary();
   for (const r of results) {
     const verdict = r.problems.length ? 'FAIL' : 'ok  ';
-    console.log(`${verdict} canary ${r.scenario}: exit ${r.exitCode}, ${r.keysSent} requests carried a key, ${r.filesScanned} artifact files scanned, ${r.hits.length} hits${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`);
+    console.log(
+      `${verdict} canary ${r.scenario}: exit ${r.exitCode}, ${r.keysSent} requests carried a key, ${r.filesScanned} artifact files scanned, ${r.hits.length} hits${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
+    );
     for (const h of r.hits.slice(0, 5)) console.log(`    leak: ${h}`);
   }
   const failed = results.filter((r) => r.problems.length).length;
-  return { passed: results.length - failed, failed, note: `${results.length} canary scenarios, 0 key occurrences required` };
+  return {
+    passed: results.length - failed,
+    failed,
+    note: `${results.length} canary scenarios, 0 key occurrences required`,
+  };
 });
 
 function listTests(): string[] {
@@ -95,7 +115,9 @@ function listTests(): string[] {
 const total = (Date.now() - started) / 1000;
 console.log('\nStage        result  passed  failed  seconds');
 for (const s of stages) {
-  console.log(`${s.name.padEnd(12)} ${s.failed ? 'FAIL' : 'ok  '}    ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${s.seconds.toFixed(1).padStart(7)}  ${s.note}`);
+  console.log(
+    `${s.name.padEnd(12)} ${s.failed ? 'FAIL' : 'ok  '}    ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${s.seconds.toFixed(1).padStart(7)}  ${s.note}`,
+  );
 }
 console.log(`Total time: ${total.toFixed(1)} s`);
 const passed = stages.reduce((n, s) => n + s.passed, 0);

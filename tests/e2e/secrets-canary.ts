@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { closedPort, startHostileTarget, type HostileKind } from '../support/hostile-targets.ts';
+import { closedPort, type HostileKind, startHostileTarget } from '../support/hostile-targets.ts';
 import { scanPaths } from '../support/scan.ts';
 
 export const CANARY_KEYS = {
@@ -59,7 +59,8 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
   const scan = scanPaths([dir], Object.values(CANARY_KEYS));
   const problems: string[] = [];
   if (child.status === 0) problems.push('the run passed against a broken target');
-  if (target && target.stats.withAuthorization === 0) problems.push('no request carried a key: the scan would prove nothing');
+  if (target && target.stats.withAuthorization === 0)
+    problems.push('no request carried a key: the scan would prove nothing');
   if (scenario === 'echo' && target && target.stats.echoed === 0) problems.push('the target echoed no key back');
   if (scan.hits.length > 0) problems.push(`${scan.hits.length} key leak(s)`);
   // A target that is down gives one clear message, not a failure per check.

@@ -28,8 +28,18 @@ export function fakeExchange(init: {
 }
 
 /** A listing envelope with `n` records `{id, status, amount}` (ids r0, r1, …) unless `data` is given. */
-export function envelope(fields: { offset?: number; limit?: number; total?: number; data?: unknown[]; n?: number } = {}) {
+export function envelope(
+  fields: { offset?: number; limit?: number; total?: number; data?: unknown[]; n?: number } = {},
+) {
   const data =
-    fields.data ?? Array.from({ length: fields.n ?? 0 }, (_, i) => ({ id: `r${i}`, status: 'COMPLETED', amount: i + 1 }));
-  return { success: true, message: 'OK', data, offset: fields.offset ?? 0, limit: fields.limit ?? 10, total: fields.total ?? data.length };
+    fields.data ??
+    Array.from({ length: fields.n ?? 0 }, (_, i) => ({ id: `r${i}`, status: 'COMPLETED', amount: i + 1 }));
+  return {
+    success: true,
+    message: 'OK',
+    data,
+    offset: fields.offset ?? 0,
+    limit: fields.limit ?? 10,
+    total: fields.total ?? data.length,
+  };
 }

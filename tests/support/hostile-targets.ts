@@ -33,14 +33,24 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
     if (kind === 'echo') {
       res.setHeader('x-echo-authorization', auth);
       if (n % 3 === 1) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `invalid key ${auth}` }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: `invalid key ${auth}` }));
       } else if (n % 3 === 2) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`Error: boom\n    at handler (authorization=${auth})`);
       } else {
         const data = [{ id: 'p1', status: 'COMPLETED', amount: 5, owner: auth }];
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ success: true, message: `hello ${auth}`, data, offset: 0, limit: 3, total: 99, key: auth }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            success: true,
+            message: `hello ${auth}`,
+            data,
+            offset: 0,
+            limit: 3,
+            total: 99,
+            key: auth,
+          }),
+        );
       }
       return;
     }

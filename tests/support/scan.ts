@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { base64Cores } from '../../fixtures/secrets.ts';
 
 export interface Hit {
   file: string;
@@ -21,6 +22,8 @@ export function leakForms(key: string): Array<[string, string]> {
     ['uppercase', key.toUpperCase()],
     ['base64', b64(key)],
     ['base64 basic', b64(`${key}:`)],
+    // inside a longer Base64 text the key may start at any of three byte alignments
+    ...base64Cores(key).map((core, i) => [`base64 inside (alignment ${i})`, core]),
     ['url-encoded', encodeURIComponent(key)],
     ['hash part', hash],
   ].filter(([, v]) => (v as string).length >= 8) as Array<[string, string]>;
@@ -33,7 +36,13 @@ export function scanPaths(paths: string[], keys: string[]): { files: number; hit
   const visit = (label: string, data: Buffer) => {
     files += 1;
     for (const [form, needle] of forms) if (data.includes(needle)) hits.push({ file: label, form });
-    for (const [name, inner] of unzip(data)) visit(`${label}!${name}`, inner);
+    let entries: Array<[string, Buffer]> = [];
+    try {
+      entries = unzip(data);
+    } catch {
+      hits.push({ file: label, form: 'unreadable zip (cannot prove it clean)' });
+    }
+    for (const [name, inner] of entries) visit(`${label}!${name}`, inner);
     for (const m of data.toString('latin1').matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) {
       visit(`${label}!embedded.zip`, Buffer.from(m[1] as string, 'base64'));
     }

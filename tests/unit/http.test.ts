@@ -1,0 +1,519 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Target } from '../../fixtures/config.ts';
+import {
+  ApiClient,
+  asKey,
+  authLabel,
+  BudgetExhausted,
+  buildURL,
+  curlFor,
+  type KeyMutation,
+  NO_AUTH,
+  TransportError,
+} from '../../fixtures/http.ts';
+
+// The budget is split over CONFORMANCE_WORKERS; these tests use one client per worker.
+delete process.env.CONFORMANCE_WORKERS;
+
+const TEST_KEY = 'sk_test_HttpUnitKEY0a1b2c3d4e5f6';
+const LIVE_KEY = 'sk_live_HttpUnitLIVE9z8y7x6w5v4';
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  at: number;
+}
+
+const requests: Recorded[] = [];
+const hitsByPath = new Map<string, number>();
+const pending = new Set<ServerResponse>();
+/** Hits of /slow since the start (never reset: the timeout test runs concurrently with others). */
+let slowHits = 0;
+let server: Server;
+let base = '';
+
+/** The credential the client presented: the Authorization header without its scheme. */
+function presented(header: string | undefined): string {
+  if (!header) return '';
+  const space = header.indexOf(' ');
+  return space < 0 ? header : header.slice(space + 1);
+}
+
+before(async () => {
+  server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0] as string;
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() });
+    const hits = (hitsByPath.get(path) ?? 0) + 1;
+    hitsByPath.set(path, hits);
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    switch (path) {
+      case '/ok':
+        return json(200, { success: true, message: 'OK', data: [{ id: 'p1' }] });
+      case '/echo-body':
+        return json(401, { error: `invalid key ${presented(req.headers.authorization)}` });
+      case '/echo-header':
+        return json(401, { error: 'invalid key' }, { 'x-api-key': presented(req.headers.authorization) });
+      case '/throttle':
+        return json(429, { error: 'slow down' }, { 'retry-after': '0' });
+      case '/throttle-once':
+        return hits === 1 ? json(429, {}, { 'retry-after': '0' }) : json(200, { success: true });
+      case '/slow': {
+        slowHits += 1;
+        pending.add(res);
+        const timer = setTimeout(() => {
+          pending.delete(res);
+          json(200, {});
+        }, 3000);
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
+      case '/redirect':
+        res.writeHead(302, { location: '/ok' });
+        return res.end();
+      case '/text':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('not json at all');
+      case '/empty':
+        res.writeHead(204);
+        return res.end();
+      default:
+        return json(404, { error: 'not found' });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  for (const res of pending) res.destroy();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  requests.length = 0;
+  hitsByPath.clear();
+});
+
+function target(over: Partial<Target> = {}): Target {
+  return {
+    baseURL: base,
+    keys: { test: TEST_KEY, live: LIVE_KEY },
+    merchants: { sandbox: 'msb_1' },
+    defaultLimit: 10,
+    profile: 'custom',
+    bundledMock: false,
+    loopback: true,
+    maxRps: 0,
+    maxRequests: 100,
+    maxRecords: 2000,
+    timeoutMs: 5000,
+    strict: false,
+    fcSeed: undefined,
+    fcNumRuns: 5,
+    ...over,
+  };
+}
+
+/** A port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+function assertKeyFree(text: string, what: string): void {
+  for (const key of [TEST_KEY, LIVE_KEY]) {
+    assert.ok(!text.includes(key), `${what} contains a key`);
+    assert.ok(!text.includes(b64(key)), `${what} contains a key in Base64`);
+    assert.ok(!text.includes(key.slice('sk_test_'.length)), `${what} contains a key's secret part`);
+  }
+}
+
+const EXTENDED: KeyMutation = {
+  name: 'extended by one character',
+  apply: (k) => `${k}x`,
+  shell: (ref) => `\${${ref.slice(1)}}x`,
+};
+
+describe('ApiClient: what reaches the server', () => {
+  test('one GET with Bearer <key> and Accept: application/json; the Exchange carries no key', async () => {
+    const client = new ApiClient(target());
+    const e = await client.get('/ok', {
+      auth: asKey('test'),
+      query: [
+        ['filter[status]', 'COMPLETED'],
+        ['limit', '5'],
+      ],
+    });
+    assert.equal(requests.length, 1);
+    const r = requests[0] as Recorded;
+    assert.equal(r.method, 'GET');
+    assert.equal(r.url, '/ok?filter[status]=COMPLETED&limit=5');
+    assert.equal(r.headers.authorization, `Bearer ${TEST_KEY}`);
+    assert.equal(r.headers.accept, 'application/json');
+    assert.equal(client.sent, 1);
+
+    assert.equal(e.method, 'GET');
+    assert.equal(e.status, 200);
+    assert.equal(e.url, `${base}/ok?filter[status]=COMPLETED&limit=5`);
+    assert.equal(e.path, '/ok');
+    assert.deepEqual(e.query, [
+      ['filter[status]', 'COMPLETED'],
+      ['limit', '5'],
+    ]);
+    assert.deepEqual(e.json, { success: true, message: 'OK', data: [{ id: 'p1' }] });
+    assert.equal(e.headers['content-type'], 'application/json');
+    assert.equal(e.authLabel, 'Authorization: Bearer $API_TEST_KEY');
+    assert.equal(
+      e.curl,
+      `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY" '${base}/ok?filter[status]=COMPLETED&limit=5'`,
+    );
+    assert.equal(e.keyLeak, undefined);
+    assert.ok(Object.isFrozen(e));
+    assertKeyFree(JSON.stringify(e), 'JSON.stringify(exchange)');
+    assertKeyFree(e.curl, 'exchange.curl');
+    assertKeyFree(e.authLabel, 'exchange.authLabel');
+  });
+
+  test('only GET is ever sent, whatever the call sequence', async () => {
+    const client = new ApiClient(target());
+    await client.get('/ok', { auth: asKey('test') });
+    await client.get('/ok', { auth: asKey('live') });
+    await client.get('/ok', { auth: NO_AUTH });
+    await client.get('/missing', { auth: asKey('test') });
+    assert.deepEqual(
+      requests.map((r) => r.method),
+      ['GET', 'GET', 'GET', 'GET'],
+    );
+    assert.equal(requests[1]?.headers.authorization, `Bearer ${LIVE_KEY}`);
+    assert.equal(requests[2]?.headers.authorization, undefined);
+  });
+
+  test('the live slot, a path prefix in baseURL', async () => {
+    const client = new ApiClient(target({ baseURL: `${base}/prefix` }));
+    const e = await client.get('/x', { auth: asKey('live') });
+    assert.equal(requests[0]?.url, '/prefix/x');
+    assert.equal(requests[0]?.headers.authorization, `Bearer ${LIVE_KEY}`);
+    assert.equal(e.status, 404);
+    assert.equal(e.authLabel, 'Authorization: Bearer $API_LIVE_KEY');
+    assertKeyFree(JSON.stringify(e), 'exchange');
+  });
+
+  test('no auth: no Authorization header is sent', async () => {
+    const e = await new ApiClient(target()).get('/ok', { auth: NO_AUTH });
+    assert.equal(requests[0]?.headers.authorization, undefined);
+    assert.equal(e.authLabel, 'no Authorization header');
+    assert.equal(e.curl, `curl -sS -g -i '${base}/ok'`);
+  });
+
+  test('a literal header is sent as given', async () => {
+    const e = await new ApiClient(target()).get('/echo-body', {
+      auth: { kind: 'literal', header: 'Bearer not-a-key' },
+    });
+    assert.equal(requests[0]?.headers.authorization, 'Bearer not-a-key');
+    assert.equal(e.authLabel, 'Authorization: Bearer not-a-key');
+    assert.equal(e.curl, `curl -sS -g -i -H 'Authorization: Bearer not-a-key' '${base}/echo-body'`);
+    assert.equal(e.keyLeak, undefined, 'a literal is not a secret of the user');
+  });
+
+  test('a key mutation: the mutated key reaches the server, only its name and shell form are recorded', async () => {
+    const e = await new ApiClient(target()).get('/ok', { auth: asKey('test', { mutation: EXTENDED }) });
+    assert.equal(requests[0]?.headers.authorization, `Bearer ${TEST_KEY}x`);
+    assert.equal(e.authLabel, 'Authorization: Bearer $API_TEST_KEY extended by one character');
+    assert.equal(e.curl, `curl -sS -g -i -H "Authorization: Bearer \${API_TEST_KEY}x" '${base}/ok'`);
+    assertKeyFree(JSON.stringify(e), 'exchange');
+  });
+
+  test('an empty scheme sends the bare key; another scheme is used as given', async () => {
+    const client = new ApiClient(target());
+    const bare = await client.get('/ok', { auth: asKey('test', { scheme: '' }) });
+    const basic = await client.get('/ok', { auth: asKey('test', { scheme: 'Basic' }) });
+    assert.equal(requests[0]?.headers.authorization, TEST_KEY);
+    assert.equal(requests[1]?.headers.authorization, `Basic ${TEST_KEY}`);
+    assert.equal(bare.authLabel, 'Authorization: $API_TEST_KEY (no scheme)');
+    assert.equal(bare.curl, `curl -sS -g -i -H "Authorization: $API_TEST_KEY" '${base}/ok'`);
+    assert.equal(basic.authLabel, 'Authorization: Basic $API_TEST_KEY');
+    assertKeyFree(JSON.stringify([bare, basic]), 'exchanges');
+  });
+
+  test('a slot that is not configured fails before any request, naming the variable', async () => {
+    const client = new ApiClient(target({ keys: { test: TEST_KEY } }));
+    await assert.rejects(client.get('/ok', { auth: asKey('restricted') }), {
+      message: 'API_RESTRICTED_KEY is not configured (the check should have been skipped)',
+    });
+    assert.equal(requests.length, 0);
+    assert.equal(client.sent, 0);
+  });
+
+  test('redirects are not followed', async () => {
+    const e = await new ApiClient(target()).get('/redirect', { auth: asKey('test') });
+    assert.equal(e.status, 302);
+    assert.equal(e.headers.location, '/ok');
+    assert.equal(requests.length, 1);
+  });
+
+  test('non-JSON and empty bodies: json is undefined, text is kept', async () => {
+    const client = new ApiClient(target());
+    const text = await client.get('/text', { auth: asKey('test') });
+    assert.equal(text.text, 'not json at all');
+    assert.equal(text.json, undefined);
+    const empty = await client.get('/empty', { auth: asKey('test') });
+    assert.equal(empty.status, 204);
+    assert.equal(empty.text, '');
+    assert.equal(empty.json, undefined);
+  });
+});
+
+describe('ApiClient: keyLeak', () => {
+  test('a key echoed in the body is reported as "body"', async () => {
+    const e = await new ApiClient(target()).get('/echo-body', { auth: asKey('test') });
+    assert.equal(e.status, 401);
+    assert.ok(e.text.includes(TEST_KEY), 'precondition: the server echoed the key');
+    assert.equal(e.keyLeak, 'body');
+    assertKeyFree(e.curl, 'curl');
+    assertKeyFree(e.authLabel, 'authLabel');
+  });
+
+  test('a key echoed in a header is reported with the header name', async () => {
+    const e = await new ApiClient(target()).get('/echo-header', { auth: asKey('live') });
+    assert.equal(e.headers['x-api-key'], LIVE_KEY);
+    assert.equal(e.keyLeak, 'header x-api-key');
+  });
+
+  test('the presented (mutated, bare) key is the one looked for', async () => {
+    const client = new ApiClient(target());
+    const mutated = await client.get('/echo-body', { auth: asKey('test', { mutation: EXTENDED }) });
+    assert.equal(mutated.keyLeak, 'body');
+    const bare = await client.get('/echo-header', { auth: asKey('test', { scheme: '' }) });
+    assert.equal(bare.keyLeak, 'header x-api-key');
+  });
+
+  test('no echo, no leak', async () => {
+    const e = await new ApiClient(target()).get('/ok', { auth: asKey('test') });
+    assert.equal(e.keyLeak, undefined);
+  });
+});
+
+describe('ApiClient: 429 and Retry-After', () => {
+  test('429 with Retry-After: 0 is retried at most 3 times, then returned', async () => {
+    const client = new ApiClient(target());
+    const started = performance.now();
+    const e = await client.get('/throttle', { auth: asKey('test') });
+    assert.equal(e.status, 429);
+    assert.equal(e.headers['retry-after'], '0');
+    assert.equal(requests.length, 4, '1 request + 3 retries');
+    assert.equal(client.sent, 4);
+    assert.ok(performance.now() - started < 1000, 'Retry-After: 0 means no wait');
+    assert.ok(requests.every((r) => r.method === 'GET' && r.headers.authorization === `Bearer ${TEST_KEY}`));
+  });
+
+  test('a 429 followed by a 200 returns the 200', async () => {
+    const client = new ApiClient(target());
+    const e = await client.get('/throttle-once', { auth: asKey('test') });
+    assert.equal(e.status, 200);
+    assert.equal(requests.length, 2);
+    assert.equal(client.sent, 2);
+  });
+
+  test('retries count against the budget: BudgetExhausted, not a 429', async () => {
+    const client = new ApiClient(target({ maxRequests: 2 }));
+    await assert.rejects(client.get('/throttle', { auth: asKey('test') }), BudgetExhausted);
+    assert.equal(requests.length, 2);
+  });
+});
+
+describe('ApiClient: budget', () => {
+  test('with maxRequests 3 the 4th send throws BudgetExhausted and sends nothing', async () => {
+    const client = new ApiClient(target({ maxRequests: 3 }));
+    for (let i = 0; i < 3; i++) assert.equal((await client.get('/ok', { auth: asKey('test') })).status, 200);
+    await assert.rejects(client.get('/ok', { auth: asKey('test') }), (error: unknown) => {
+      assert.ok(error instanceof BudgetExhausted);
+      assert.equal(error.name, 'BudgetExhausted');
+      assert.match(error.message, /^request budget exhausted: .*API_MAX_REQUESTS=3\b/);
+      assertKeyFree(error.message, 'message');
+      return true;
+    });
+    assert.equal(requests.length, 3);
+    assert.equal(client.sent, 3);
+    // Still exhausted afterwards.
+    await assert.rejects(client.get('/ok', { auth: NO_AUTH }), BudgetExhausted);
+    assert.equal(requests.length, 3);
+  });
+
+  test('the budget is split over the workers', async () => {
+    const client = new ApiClient(target({ maxRequests: 7 }), 2);
+    assert.equal(client.budget, 3);
+    for (let i = 0; i < 3; i++) await client.get('/ok', { auth: asKey('test') });
+    await assert.rejects(client.get('/ok', { auth: asKey('test') }), BudgetExhausted);
+    assert.equal(requests.length, 3);
+    assert.equal(new ApiClient(target({ maxRequests: 1 }), 4).budget, 1, 'at least one request per worker');
+  });
+
+  test('the budget is per client', async () => {
+    const a = new ApiClient(target({ maxRequests: 1 }));
+    const b = new ApiClient(target({ maxRequests: 1 }));
+    await a.get('/ok', { auth: asKey('test') });
+    await b.get('/ok', { auth: asKey('test') });
+    await assert.rejects(a.get('/ok', { auth: asKey('test') }), BudgetExhausted);
+    assert.equal(requests.length, 2);
+  });
+});
+
+describe('ApiClient: pacing', () => {
+  test('maxRps 20: sequential requests start at least ~50 ms apart', async () => {
+    const client = new ApiClient(target({ maxRps: 20 }));
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) await client.get('/ok', { auth: asKey('test') });
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 0.8 * 4 * 50, `5 requests at 20 rps took ${elapsed.toFixed(0)} ms`);
+    // Request k starts no earlier than k intervals after the first (arrival times jitter, so loosely).
+    requests.forEach((r, k) => {
+      const at = r.at - started;
+      assert.ok(at >= 0.8 * k * 50, `request ${k} arrived ${at.toFixed(0)} ms after the start`);
+    });
+  });
+
+  test('maxRps 20: concurrent requests are spaced too', async () => {
+    const client = new ApiClient(target({ maxRps: 20 }));
+    const started = performance.now();
+    await Promise.all([0, 1, 2, 3].map(() => client.get('/ok', { auth: asKey('test') })));
+    const times = requests.map((r) => r.at - started).sort((x, y) => x - y);
+    times.forEach((at, k) => {
+      assert.ok(at >= 0.8 * k * 50, `concurrent request ${k} arrived ${at.toFixed(0)} ms after the start`);
+    });
+  });
+
+  test('maxRps 0: no pacing', async () => {
+    const client = new ApiClient(target({ maxRps: 0 }));
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) await client.get('/ok', { auth: asKey('test') });
+    assert.ok(performance.now() - started < 1000);
+    assert.equal(requests.length, 10);
+  });
+});
+
+// The three cases wait on backoff (200 + 800 ms each): run them side by side. They touch no shared counter
+// that beforeEach resets (the slow route keeps its own).
+describe('ApiClient: transport errors', { concurrency: true }, () => {
+  test('connection refused: TransportError after 3 attempts with backoff, no key in message or stack', async () => {
+    const port = await closedPort();
+    const client = new ApiClient(target({ baseURL: `http://127.0.0.1:${port}` }));
+    const started = performance.now();
+    await assert.rejects(
+      client.get('/payments', { auth: asKey('test'), query: [['limit', '1']] }),
+      (error: unknown) => {
+        assert.ok(error instanceof TransportError);
+        assert.equal(error.name, 'TransportError');
+        assert.equal(
+          error.message,
+          `GET http://127.0.0.1:${port}/payments?limit=1 failed after 3 attempt(s): connection refused (is the target running?)`,
+        );
+        assertKeyFree(error.message, 'TransportError message');
+        assertKeyFree(error.stack ?? '', 'TransportError stack');
+        return true;
+      },
+    );
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 0.8 * (200 + 800), `backoff 200 + 800 ms, took ${elapsed.toFixed(0)} ms`);
+    assert.equal(client.sent, 3);
+  });
+
+  test('timeout: TransportError "no answer before API_TIMEOUT_MS" after 3 attempts', async () => {
+    const client = new ApiClient(target({ timeoutMs: 150 }));
+    const started = performance.now();
+    await assert.rejects(client.get('/slow', { auth: asKey('test') }), (error: unknown) => {
+      assert.ok(error instanceof TransportError);
+      assert.equal(error.message, `GET ${base}/slow failed after 3 attempt(s): no answer before API_TIMEOUT_MS`);
+      assertKeyFree(error.message, 'message');
+      return true;
+    });
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 0.8 * (3 * 150 + 200 + 800), `took ${elapsed.toFixed(0)} ms`);
+    assert.ok(elapsed < 3000, 'the 3 s answer was not awaited');
+    assert.equal(slowHits, 3);
+  });
+
+  test('a mutated key that is not a valid header value: refused before sending, the error has no key', async () => {
+    const newline: KeyMutation = {
+      name: 'newline inserted',
+      apply: (k) => `${k.slice(0, 12)}\n${k.slice(12)}`,
+      shell: (ref) => ref,
+    };
+    const client = new ApiClient(target());
+    await assert.rejects(client.get('/ok', { auth: asKey('test', { mutation: newline }) }), (error: unknown) => {
+      assert.ok(error instanceof Error);
+      assert.match(
+        error.message,
+        /Authorization header for .*\$API_TEST_KEY newline inserted is not a valid HTTP header value/,
+      );
+      assertKeyFree(error.message, 'error message');
+      assert.ok(!error.message.includes(TEST_KEY.slice(0, 12)), 'the presented key (first part) is in the message');
+      assert.ok(!error.message.includes(TEST_KEY.slice(12)), 'the presented key (second part) is in the message');
+      return true;
+    });
+    assert.equal(client.sent, 0, 'nothing was sent, nothing counted');
+  });
+});
+
+describe('buildURL, authLabel, curlFor', () => {
+  test('buildURL keeps brackets literal and percent-encodes the rest', () => {
+    assert.equal(buildURL('http://h', '/p', []), 'http://h/p');
+    assert.equal(
+      buildURL('http://h/api', '/payments', [
+        ['filter[status]', 'COMPLETED'],
+        ['sort', '-amount'],
+        ['q', 'a b&c=d#e?f/g'],
+        ['offset', ''],
+        ['limit', '10'],
+        ['limit', '20'],
+      ]),
+      'http://h/api/payments?filter[status]=COMPLETED&sort=-amount&q=a%20b%26c%3Dd%23e%3Ff%2Fg&offset=&limit=10&limit=20',
+    );
+    assert.equal(buildURL('http://h', '/p', [['x', 'é[]']]), 'http://h/p?x=%C3%A9[]');
+  });
+
+  test('authLabel for every kind of auth', () => {
+    assert.equal(authLabel(NO_AUTH), 'no Authorization header');
+    assert.equal(authLabel({ kind: 'literal', header: 'Basic Zm9v' }), 'Authorization: Basic Zm9v');
+    assert.equal(authLabel(asKey('test')), 'Authorization: Bearer $API_TEST_KEY');
+    assert.equal(authLabel(asKey('revoked')), 'Authorization: Bearer $API_REVOKED_KEY');
+    assert.equal(authLabel(asKey('old', { scheme: 'bearer' })), 'Authorization: bearer $API_OLD_KEY');
+    assert.equal(authLabel(asKey('live', { scheme: '' })), 'Authorization: $API_LIVE_KEY (no scheme)');
+    assert.equal(
+      authLabel(asKey('restricted', { mutation: EXTENDED })),
+      'Authorization: Bearer $API_RESTRICTED_KEY extended by one character',
+    );
+  });
+
+  test('curlFor quotes the URL and references the key by variable', () => {
+    assert.equal(curlFor('http://h/p?a=1', NO_AUTH), `curl -sS -g -i 'http://h/p?a=1'`);
+    assert.equal(curlFor("http://h/p?q=it's", NO_AUTH), `curl -sS -g -i 'http://h/p?q=it'\\''s'`);
+    assert.equal(
+      curlFor('http://h/p', { kind: 'literal', header: "Bearer o'k" }),
+      `curl -sS -g -i -H 'Authorization: Bearer o'\\''k' 'http://h/p'`,
+    );
+    assert.equal(
+      curlFor('http://h/p', asKey('test')),
+      `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY" 'http://h/p'`,
+    );
+    assert.equal(
+      curlFor('http://h/p', asKey('live', { scheme: '' })),
+      `curl -sS -g -i -H "Authorization: $API_LIVE_KEY" 'http://h/p'`,
+    );
+    assert.equal(
+      curlFor('http://h/p', asKey('test', { mutation: EXTENDED })),
+      `curl -sS -g -i -H "Authorization: Bearer \${API_TEST_KEY}x" 'http://h/p'`,
+    );
+  });
+});

@@ -1,0 +1,314 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, beforeEach, describe, test } from 'node:test';
+import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import { RULES } from '../../fixtures/rules.ts';
+import { registerSecret } from '../../fixtures/secrets.ts';
+import RuleMatrixReporter, { type RuleRow } from '../../reporters/rule-matrix.ts';
+
+type Annotation = { type: string; description?: string };
+
+const KEY = 'sk_live_MatrixCANARYq7Z3xW9vB2n';
+registerSecret(KEY);
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  delete process.env.CONFORMANCE_PROBE_REQUESTS;
+});
+
+function fakeTest(title: string, annotations: Annotation[] = []): TestCase {
+  return { title, annotations, parent: {} } as unknown as TestCase;
+}
+
+function fakeResult(
+  status: TestResult['status'],
+  opts: { errors?: string[]; annotations?: Annotation[] } = {},
+): TestResult {
+  return {
+    status,
+    errors: (opts.errors ?? []).map((message) => ({ message })),
+    annotations: opts.annotations ?? [],
+  } as unknown as TestResult;
+}
+
+const requests = (n: number): Annotation => ({ type: 'requests', description: String(n) });
+
+interface Summary {
+  status: string;
+  durationSeconds: number;
+  requests: number;
+  requestMethods: string[];
+  verdicts: Record<string, number>;
+  rules: RuleRow[];
+}
+
+/** Runs the reporter over the given (test, result) pairs; returns what it wrote and printed. */
+function run(
+  events: Array<[TestCase, TestResult]>,
+  status: FullResult['status'] = 'failed',
+): { json: Summary; rawJson: string; md: string; console: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'rule-matrix-'));
+  dirs.push(dir);
+  const out = join(dir, 'nested', 'reports');
+  const reporter = new RuleMatrixReporter({ outputDir: out });
+  reporter.onBegin();
+  for (const [t, r] of events) reporter.onTestEnd(t, r);
+  const printed: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
+  try {
+    reporter.onEnd({ status, startTime: new Date(), duration: 1 } as FullResult);
+  } finally {
+    console.log = original;
+  }
+  const rawJson = readFileSync(join(out, 'conformance.json'), 'utf8');
+  return {
+    json: JSON.parse(rawJson) as Summary,
+    rawJson,
+    md: readFileSync(join(out, 'conformance.md'), 'utf8'),
+    console: printed.join('\n'),
+    dir: out,
+  };
+}
+
+const row = (s: Summary, id: string): RuleRow => {
+  const found = s.rules.find((r) => r.id === id);
+  assert.ok(found, `no row for ${id}`);
+  return found;
+};
+
+const FAIL_MSG = [
+  'PAG-TOTAL violated (§4.2 r2): `total` = number of matching records',
+  '  Expected: total 237 on every page',
+  '  Received: total 236 at offset 230',
+  'Reproduce with:',
+  "  curl -sS 'http://127.0.0.1:3417/x'",
+].join('\n');
+
+describe('rule matrix: verdict per rule', () => {
+  test('all passing checks: pass, "n/n checks passed", requests summed', () => {
+    const { json } = run([
+      [fakeTest('PAG-SIZE first window'), fakeResult('passed', { annotations: [requests(3)] })],
+      [fakeTest('PAG-SIZE second window'), fakeResult('passed', { annotations: [requests(2)] })],
+    ]);
+    assert.deepEqual(row(json, 'PAG-SIZE'), {
+      id: 'PAG-SIZE',
+      section: '§4.2 r1',
+      level: 'MUST',
+      verdict: 'pass',
+      evidence: '2/2 checks passed',
+      checks: 2,
+      requests: 5,
+    });
+  });
+
+  test('a single passing check: its title (without the id) is not the evidence, the count is', () => {
+    const { json } = run([[fakeTest('SRT-AMOUNT ascending'), fakeResult('passed')]]);
+    assert.equal(row(json, 'SRT-AMOUNT').evidence, '1/1 checks passed');
+  });
+
+  test('fail > advisory > inconclusive > pass > skipped > not run', () => {
+    const adv = { type: 'advisory', description: 'ADV-SCHEME violated (§5.1): …\n  Received: HTTP 200 to Basic' };
+    const inc = { type: 'inconclusive', description: 'the data changed while the check ran: total 10 → 11' };
+    const skip = { type: 'skip', description: 'needs API_REVOKED_KEY' };
+    const { json } = run([
+      // MODE-ISOLATION: every kind, fail wins
+      [fakeTest('MODE-ISOLATION a'), fakeResult('passed')],
+      [fakeTest('MODE-ISOLATION b'), fakeResult('skipped', { annotations: [skip] })],
+      [fakeTest('MODE-ISOLATION c'), fakeResult('skipped', { annotations: [inc] })],
+      [fakeTest('MODE-ISOLATION d'), fakeResult('passed', { annotations: [adv] })],
+      [fakeTest('MODE-ISOLATION e'), fakeResult('failed', { errors: [FAIL_MSG] })],
+      // INP-ROBUST: advisory wins over inconclusive, pass, skipped
+      [fakeTest('INP-ROBUST a'), fakeResult('skipped', { annotations: [inc] })],
+      [fakeTest('INP-ROBUST b'), fakeResult('passed', { annotations: [adv] })],
+      [fakeTest('INP-ROBUST c'), fakeResult('passed')],
+      [fakeTest('INP-ROBUST d'), fakeResult('skipped')],
+      // SRT-FILTER: inconclusive wins over pass, skipped
+      [fakeTest('SRT-FILTER a'), fakeResult('passed')],
+      [fakeTest('SRT-FILTER b'), fakeResult('skipped', { annotations: [inc] })],
+      [fakeTest('SRT-FILTER c'), fakeResult('skipped', { annotations: [skip] })],
+      // FLT-STATUS: pass wins over skipped
+      [fakeTest('FLT-STATUS a'), fakeResult('skipped', { annotations: [skip] })],
+      [fakeTest('FLT-STATUS b'), fakeResult('passed')],
+      // AUTH-REVOKED: skipped with its reason
+      [fakeTest('AUTH-REVOKED revoked key'), fakeResult('skipped', { annotations: [skip] })],
+      // AUTH-FORBIDDEN: skipped without a reason
+      [fakeTest('AUTH-FORBIDDEN restricted key'), fakeResult('skipped')],
+    ]);
+    assert.deepEqual(
+      ['MODE-ISOLATION', 'INP-ROBUST', 'SRT-FILTER', 'FLT-STATUS', 'AUTH-REVOKED', 'AUTH-FORBIDDEN', 'PAG-EMPTY'].map(
+        (id) => [id, row(json, id).verdict, row(json, id).evidence, row(json, id).checks],
+      ),
+      [
+        ['MODE-ISOLATION', 'fail', 'Received: total 236 at offset 230', 5],
+        ['INP-ROBUST', 'advisory', 'Received: HTTP 200 to Basic', 4],
+        ['SRT-FILTER', 'inconclusive', 'the data changed while the check ran: total 10 → 11', 3],
+        ['FLT-STATUS', 'pass', '1/2 checks passed', 2],
+        ['AUTH-REVOKED', 'skipped', 'needs API_REVOKED_KEY', 1],
+        ['AUTH-FORBIDDEN', 'skipped', 'skipped', 1],
+        ['PAG-EMPTY', 'not run', 'no check selected', 0],
+      ],
+    );
+  });
+
+  test('the order of results does not change the verdict', () => {
+    const fail = fakeResult('failed', { errors: [FAIL_MSG] });
+    const pass = fakeResult('passed');
+    const a = run([
+      [fakeTest('PAG-TOTAL a'), fail],
+      [fakeTest('PAG-TOTAL b'), pass],
+    ]).json;
+    const b = run([
+      [fakeTest('PAG-TOTAL b'), pass],
+      [fakeTest('PAG-TOTAL a'), fail],
+    ]).json;
+    assert.equal(row(a, 'PAG-TOTAL').verdict, 'fail');
+    assert.deepEqual(row(a, 'PAG-TOTAL'), row(b, 'PAG-TOTAL'));
+  });
+
+  test('timedOut and interrupted results are failures; with no message the status is the evidence', () => {
+    const { json } = run([
+      [fakeTest('LIM-CAP over the cap'), fakeResult('timedOut')],
+      [fakeTest('PAG-ECHO echo'), fakeResult('interrupted')],
+    ]);
+    assert.equal(row(json, 'LIM-CAP').verdict, 'fail');
+    assert.equal(row(json, 'LIM-CAP').evidence, 'timedOut');
+    assert.equal(row(json, 'PAG-ECHO').verdict, 'fail');
+  });
+
+  test('failure evidence: the Received line, else the first line; ANSI stripped; capped at 200', () => {
+    const { json } = run([
+      [
+        fakeTest('ENV-SCHEMA a'),
+        fakeResult('failed', { errors: ['\u001b[31mError: expect(received).toBe(expected)\u001b[39m\nmore'] }),
+      ],
+      [fakeTest('PAG-DEFAULT a'), fakeResult('failed', { errors: [`first\n  Received: ${'y'.repeat(300)}`] })],
+      [fakeTest('PAG-ECHO a'), fakeResult('failed', { errors: ['one', 'two\n  Received: from the second error'] })],
+    ]);
+    assert.equal(row(json, 'ENV-SCHEMA').evidence, 'Error: expect(received).toBe(expected)');
+    assert.equal(row(json, 'PAG-DEFAULT').evidence, `Received: ${'y'.repeat(190)}…`);
+    assert.equal(row(json, 'PAG-ECHO').evidence, 'Received: from the second error');
+  });
+
+  test('titles without a rule id are ignored (no row, no requests)', () => {
+    const { json } = run([
+      [fakeTest('helper without id'), fakeResult('failed', { errors: ['x'], annotations: [requests(9)] })],
+    ]);
+    assert.equal(json.requests, 0);
+    assert.ok(json.rules.every((r) => r.verdict !== 'fail'));
+  });
+
+  test('CFG-KEYS with no check: pass (validated before any request), unless the run was interrupted', () => {
+    const ok = run([]).json;
+    assert.equal(row(ok, 'CFG-KEYS').verdict, 'pass');
+    assert.equal(row(ok, 'CFG-KEYS').evidence, 'configured keys validated before any request');
+    const interrupted = run([], 'interrupted').json;
+    assert.equal(row(interrupted, 'CFG-KEYS').verdict, 'not run');
+  });
+
+  test('requests are counted once when Playwright puts the same annotations on the test case and the result', () => {
+    const notes = [requests(3)];
+    const { json } = run([[fakeTest('PAG-SIZE a', [...notes]), fakeResult('passed', { annotations: notes })]]);
+    assert.equal(row(json, 'PAG-SIZE').requests, 3);
+    assert.equal(json.requests, 3);
+  });
+});
+
+describe('rule matrix: files and console', () => {
+  test('conformance.json: one row per rule in catalogue order, counts, totals, GET only', () => {
+    process.env.CONFORMANCE_PROBE_REQUESTS = '1';
+    const { json } = run(
+      [
+        [fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(3)] })],
+        [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: [FAIL_MSG], annotations: [requests(7)] })],
+        [fakeTest('ADV-SCHEME a'), fakeResult('passed', { annotations: [{ type: 'advisory', description: 'x' }] })],
+      ],
+      'failed',
+    );
+    assert.equal(json.status, 'failed');
+    assert.equal(typeof json.durationSeconds, 'number');
+    assert.ok(json.durationSeconds >= 0 && json.durationSeconds < 60);
+    assert.equal(json.requests, 3 + 7 + 1, 'rule requests + the reachability probe');
+    assert.deepEqual(json.requestMethods, ['GET']);
+    assert.deepEqual(
+      json.rules.map((r) => r.id),
+      RULES.map((r) => r.id),
+    );
+    assert.deepEqual(json.verdicts, {
+      fail: 1,
+      advisory: 1,
+      inconclusive: 0,
+      pass: 2, // PAG-SIZE and CFG-KEYS
+      skipped: 0,
+      'not run': RULES.length - 4,
+    });
+  });
+
+  test('conformance.md: a table row per rule, pipes escaped', () => {
+    const { md, json } = run([
+      [fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(2)] })],
+      [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: ['  Received: a|b'] })],
+    ]);
+    const lines = md.split('\n');
+    assert.equal(lines[0], '# Conformance rule matrix');
+    assert.equal(lines[2], `Run status: failed; 2 GET requests in ${json.durationSeconds} s.`);
+    assert.equal(lines[4], '| rule | section | level | verdict | requests | evidence |');
+    assert.equal(lines[5], '|---|---|---|---|---|---|');
+    assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
+    assert.ok(lines.includes('| PAG-TOTAL | §4.2 r2 | MUST | fail | 0 | Received: a\\|b |'));
+    assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run | 0 | no check selected |'));
+    assert.equal(lines.filter((l) => /^\| [A-Z]+-/.test(l)).length, RULES.length);
+  });
+
+  test('console: the table and the summary line', () => {
+    const { console: printed, dir } = run(
+      [[fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(2)] })]],
+      'passed',
+    );
+    assert.match(printed, /\n {2}PAG-SIZE +MUST +pass +2 {2}1\/1 checks passed\n/);
+    assert.match(printed, /Requests sent: 2 \(GET only\) in \d+\.\d s\. Rules: 2 pass, 26 not run\. Matrix: /);
+    assert.ok(printed.includes(`${dir}/conformance.md`));
+  });
+
+  test('no key, Base64 key or key-shaped string reaches the files or the console', () => {
+    const leaky = `PAG-TOTAL violated\n  Received: body echoed ${KEY} and ${b64(KEY)} and sk_test_derivedKEY123`;
+    const {
+      rawJson,
+      md,
+      console: printed,
+    } = run([
+      [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: [leaky] })],
+      [
+        fakeTest('ADV-SCHEME b'),
+        fakeResult('passed', { annotations: [{ type: 'advisory', description: `  Received: ${b64(`${KEY}:`)}` }] }),
+      ],
+      [
+        fakeTest('SRT-AMOUNT c'),
+        fakeResult('skipped', { annotations: [{ type: 'inconclusive', description: `saw ${KEY}` }] }),
+      ],
+      [fakeTest(`AUTH-INVALID with ${KEY}`), fakeResult('passed')],
+      [
+        fakeTest('AUTH-REVOKED d'),
+        fakeResult('skipped', { annotations: [{ type: 'skip', description: `skip ${KEY}` }] }),
+      ],
+    ]);
+    for (const [name, text] of [
+      ['conformance.json', rawJson],
+      ['conformance.md', md],
+      ['console', printed],
+    ] as const) {
+      assert.ok(!text.includes(KEY), `${name} has the key`);
+      assert.ok(!text.includes(b64(KEY)), `${name} has the Base64 key`);
+      assert.ok(!text.includes(b64(`${KEY}:`)), `${name} has the Basic-auth form`);
+      assert.ok(!/sk_(test|live)_/i.test(text), `${name} has something key-shaped`);
+      assert.ok(text.includes('[REDACTED]'), `${name} shows the redaction`);
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { containsSecret, REDACTED, redact, redactError, registerSecret } from '../../fixtures/secrets.ts';
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+// Not key-shaped, so only the registered-secret path (not the sk_ pattern) can catch it.
+const SECRET = 'Hunter2/Plus+Secret=Value';
+registerSecret(SECRET);
+
+describe('redact', () => {
+  test('REDACTED marker', () => {
+    assert.equal(REDACTED, '[REDACTED]');
+  });
+
+  for (const [form, value] of [
+    ['as is', SECRET],
+    ['lowercase', SECRET.toLowerCase()],
+    ['uppercase', SECRET.toUpperCase()],
+    ['base64', b64(SECRET)],
+    ['base64 of key: (Basic auth)', b64(`${SECRET}:`)],
+    ['url-encoded', encodeURIComponent(SECRET)],
+  ] as const) {
+    test(`removes a registered secret in its ${form} form`, () => {
+      assert.equal(redact(`before ${value} after`), 'before [REDACTED] after');
+      assert.equal(containsSecret(`x${value}x`), true);
+    });
+  }
+
+  test('replaces every occurrence', () => {
+    assert.equal(redact(`${SECRET}|${SECRET}|${b64(SECRET)}`), '[REDACTED]|[REDACTED]|[REDACTED]');
+  });
+
+  test('the Basic-auth Base64 form is replaced whole, not half (longest secret first)', () => {
+    const basic = b64(`${SECRET}:`);
+    assert.equal(redact(`Authorization: Basic ${basic}`), 'Authorization: Basic [REDACTED]');
+  });
+
+  for (const key of [
+    'sk_test_NeverRegistered123',
+    'sk_live_NeverRegistered456',
+    'SK_TEST_UPPERCASED789',
+    'Sk_LiVe_mixedCase_-x',
+    'sk_test_',
+  ]) {
+    test(`removes anything key-shaped even if never registered: ${key}`, () => {
+      assert.equal(redact(`key=${key};`), 'key=[REDACTED];');
+      assert.equal(containsSecret(`key=${key};`), true);
+    });
+  }
+
+  test('a key-shaped value is cut at the first character outside [A-Za-z0-9_-]', () => {
+    assert.equal(redact('"sk_test_abc123","next"'), '"[REDACTED]","next"');
+    assert.equal(redact('Bearer sk_live_abc.def'), 'Bearer [REDACTED].def');
+  });
+
+  test('text without a secret is unchanged', () => {
+    const text = 'GET /payments/n1/merchant/msb_1/payments?offset=0&limit=10 -> 200 (sk test not a key)';
+    assert.equal(redact(text), text);
+    assert.equal(containsSecret(text), false);
+    assert.equal(redact(''), '');
+  });
+
+  test('secrets shorter than 4 characters (and undefined) are not registered', () => {
+    registerSecret('abc');
+    registerSecret(undefined);
+    registerSecret('');
+    assert.equal(redact('abc abc'), 'abc abc');
+    assert.equal(containsSecret('abc'), false);
+  });
+
+  test('a 4-character secret is registered', () => {
+    registerSecret('Zq9!');
+    assert.equal(redact('x Zq9! y'), 'x [REDACTED] y');
+  });
+});
+
+describe('containsSecret', () => {
+  test('repeated calls give the same answer (no stale lastIndex from the global pattern)', () => {
+    const text = 'prefix padding padding sk_test_repeat123';
+    for (let i = 0; i < 5; i++) assert.equal(containsSecret(text), true, `call ${i}`);
+    assert.equal(containsSecret('clean'), false);
+    assert.equal(containsSecret('sk_live_x'), true);
+    // redact uses the same global pattern: it must not disturb containsSecret afterwards.
+    redact('sk_test_aaa sk_test_bbb');
+    assert.equal(containsSecret('a sk_test_ccc'), true);
+  });
+});
+
+describe('redactError', () => {
+  test('redacts message and stack in place and returns the same error', () => {
+    const error = new Error(`request with ${SECRET} and sk_test_inError99 failed`);
+    const out = redactError(error);
+    assert.equal(out, error);
+    assert.equal(error.message, 'request with [REDACTED] and [REDACTED] failed');
+    assert.ok(error.stack);
+    assert.ok(!error.stack.includes(SECRET));
+    assert.ok(!error.stack.includes('sk_test_inError99'));
+    assert.ok(error.stack.includes('request with [REDACTED] and [REDACTED] failed'));
+  });
+
+  test('follows the cause chain', () => {
+    const root = new Error(`root ${b64(SECRET)}`);
+    const mid = new Error('mid sk_live_midCause1', { cause: root });
+    const top = new Error('top', { cause: mid });
+    redactError(top);
+    assert.equal(mid.message, 'mid [REDACTED]');
+    assert.equal(root.message, 'root [REDACTED]');
+    assert.ok(!root.stack?.includes(b64(SECRET)));
+  });
+
+  test('non-errors are returned unchanged', () => {
+    assert.equal(redactError('sk_test_string1'), 'sk_test_string1');
+    const obj = { message: 'sk_test_obj1' };
+    assert.equal(redactError(obj), obj);
+    assert.equal(obj.message, 'sk_test_obj1');
+    assert.equal(redactError(undefined), undefined);
+  });
+
+  test('an error whose cause chain loops back is redacted without overflowing the stack', () => {
+    const a = new Error('a sk_test_cycleA1');
+    const b = new Error('b sk_test_cycleB2', { cause: a });
+    (a as { cause?: unknown }).cause = b;
+    redactError(a);
+    assert.equal(a.message, 'a [REDACTED]');
+    assert.equal(b.message, 'b [REDACTED]');
+  });
+});
