@@ -1,0 +1,134 @@
+/**
+ * Pure checks on the status code an authenticated (or unauthenticated) request got, and on key secrecy:
+ * `(exchange, what was sent) → Violation | undefined`. The specs decide which credential goes to which endpoint.
+ * Error bodies are not shown by the spec (reading.md "Bodies and headers"): only the status is judged.
+ */
+import type { Exchange } from '../fixtures/http.ts';
+import type { RuleId } from '../fixtures/rules.ts';
+import { excerpt, type Violation } from '../fixtures/violation.ts';
+
+/** The rules whose requirement is "this credential is refused with 401". */
+export type UnauthorizedRule = Extract<
+  RuleId,
+  'AUTH-MISSING' | 'AUTH-INVALID' | 'AUTH-REVOKED' | 'AUTH-FIRST' | 'ADV-SCHEME'
+>;
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** What went over the wire, for the Expected line: `Authorization: Bearer $API_TEST_KEY truncated … on GET /path`. */
+function sent(e: Exchange, why?: string): string {
+  return `${why ? `${why}: ` : ''}${e.authLabel} on GET ${e.path}`;
+}
+
+/** Why a wrong status matters, for the Received line (a hint, not a verdict). */
+function hint(e: Exchange, hints: Partial<Record<number | '2xx', string>>): string {
+  const h = hints[e.status] ?? (is2xx(e.status) ? hints['2xx'] : undefined);
+  return h ? `${excerpt(e)} (${h})` : excerpt(e);
+}
+
+/** AUTH-MISSING / -INVALID / -REVOKED / -FIRST / ADV-SCHEME: the request is refused with exactly 401. */
+export function unauthorizedViolation(rule: UnauthorizedRule, e: Exchange, why?: string): Violation | undefined {
+  if (e.status === 401) return undefined;
+  return {
+    rule,
+    expected: `HTTP 401 for ${sent(e, why)}`,
+    received: hint(e, {
+      '2xx': rule === 'AUTH-MISSING' ? 'served without any key' : 'this credential was accepted',
+      403: '403 says the key is valid but lacks a permission',
+      404: 'the key check must come first: a 404 tells a caller what exists',
+    }),
+    exchange: e,
+  };
+}
+
+/** AUTH-FORBIDDEN: the restricted key is a valid key without the permission: 403, never 401, never 200. */
+export function forbiddenViolation(e: Exchange): Violation | undefined {
+  if (e.status === 403) return undefined;
+  return {
+    rule: 'AUTH-FORBIDDEN',
+    expected: `HTTP 403 for ${sent(e, 'a valid key lacking the permission')}`,
+    received: hint(e, {
+      '2xx': 'the missing permission is not enforced',
+      401: '401 says the key is invalid, but it is a valid key',
+    }),
+    exchange: e,
+  };
+}
+
+/** AUTH-STATUS: `/merchant/status` accepts every valid key; its payload is not shown, so any 2xx. */
+export function statusAcceptedViolation(e: Exchange): Violation | undefined {
+  if (is2xx(e.status)) return undefined;
+  return {
+    rule: 'AUTH-STATUS',
+    expected: `any 2xx for ${sent(e, 'a valid key')}`,
+    received: hint(e, { 403: '/merchant/status only checks that the key is accepted; it needs no permission' }),
+    exchange: e,
+  };
+}
+
+/** MODE-TEST-SANDBOX / MODE-TEST-LIVE: the test key may list this merchant: 200. */
+export function allowedViolation(
+  rule: Extract<RuleId, 'MODE-TEST-SANDBOX' | 'MODE-TEST-LIVE'>,
+  e: Exchange,
+): Violation | undefined {
+  if (e.status === 200) return undefined;
+  return {
+    rule,
+    expected: `HTTP 200 for ${sent(e, rule === 'MODE-TEST-LIVE' ? 'the test key on the live merchant (§5.5)' : 'the test key on the sandbox merchant')}`,
+    received: excerpt(e),
+    exchange: e,
+  };
+}
+
+/** MODE-LIVE-SANDBOX: a sandbox merchant is an object of the other mode for a live key: 404 (§5.6, §7). */
+export function otherModeViolation(e: Exchange): Violation | undefined {
+  if (e.status === 404) return undefined;
+  return {
+    rule: 'MODE-LIVE-SANDBOX',
+    expected: `HTTP 404 for ${sent(e, 'the live key on the sandbox merchant')}`,
+    received: hint(e, {
+      '2xx': 'a live key must not reach sandbox data',
+      403: '§7 answers an object of the other mode with 404, not 403',
+    }),
+    exchange: e,
+  };
+}
+
+/** ADV-UNKNOWN-MERCHANT: a valid key on a merchant that does not exist: 404 expected, 403 acceptable. */
+export function unknownMerchantViolation(e: Exchange): Violation | undefined {
+  if (e.status === 404 || e.status === 403) return undefined;
+  return {
+    rule: 'ADV-UNKNOWN-MERCHANT',
+    expected: `HTTP 404 (or 403) for ${sent(e, 'a valid key on a merchant that does not exist')}`,
+    received: hint(e, { '2xx': 'an unknown merchant id is served as if it existed' }),
+    exchange: e,
+  };
+}
+
+/** KEY-SECRET: no response body or header contains the presented key (as sent, tampered or not). */
+export function keyLeakViolation(e: Exchange): Violation | undefined {
+  if (e.keyLeak === undefined) return undefined;
+  return {
+    rule: 'KEY-SECRET',
+    expected: `no trace of the presented key in the response to ${sent(e)}`,
+    received: `HTTP ${e.status} whose ${e.keyLeak} contains the presented key`,
+    exchange: e,
+  };
+}
+
+/**
+ * The first violation of several requests checked for one rule, telling how many others failed and attaching
+ * their exchanges (the report shows the first few curl lines).
+ */
+export function firstViolation(violations: ReadonlyArray<Violation | undefined>): Violation | undefined {
+  const found = violations.filter((v): v is Violation => v !== undefined);
+  const [first, ...rest] = found;
+  if (!first) return undefined;
+  if (rest.length === 0) return first;
+  const others = rest.map((v) => v.exchange).filter((e): e is Exchange => e !== undefined);
+  return {
+    ...first,
+    received: `${first.received}; and ${rest.length} more: ${others.map((e) => `HTTP ${e.status} for ${e.authLabel} on ${e.path}`).join('; ')}`,
+    related: [...(first.related ?? []), ...others],
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Pure check that two listings share no record (MODE-ISOLATION, MER-ISOLATION): "Objects created in one mode
+ * are not accessible from the other" (§1), and a merchant's listing holds only that merchant's payments.
+ * Records are compared by identity per reading.md: the `id` field when every record of both sets has one,
+ * otherwise the record's whole JSON.
+ */
+import { identity, readEnvelope } from '../fixtures/dataset.ts';
+import type { Exchange } from '../fixtures/http.ts';
+import type { RuleId } from '../fixtures/rules.ts';
+import type { Violation } from '../fixtures/violation.ts';
+
+/** One enumerated listing: what it is (for the report), its records and the pages they came from. */
+export interface IsolatedListing {
+  label: string;
+  records: readonly unknown[];
+  pages: readonly Exchange[];
+}
+
+const SHOWN = 3;
+
+/** The records both listings hold, by identity; a violation of `rule` naming them and the pages holding one. */
+export function sharedRecordsViolation(
+  rule: Extract<RuleId, 'MODE-ISOLATION' | 'MER-ISOLATION'>,
+  a: IsolatedListing,
+  b: IsolatedListing,
+): Violation | undefined {
+  const id = identity([...a.records, ...b.records]);
+  const inA = new Set(a.records.map(id));
+  const shared = [...new Set(b.records.map(id))].filter((k) => inA.has(k));
+  if (shared.length === 0) return undefined;
+  const first = shared[0] as string;
+  const pageOf = (l: IsolatedListing) => l.pages.find((p) => readEnvelope(p)?.data.some((r) => id(r) === first));
+  const shown = shared.slice(0, SHOWN).map(short).join(', ');
+  return {
+    rule,
+    expected: `no record in both ${a.label} (${a.records.length} records) and ${b.label} (${b.records.length} records)`,
+    received: `${shared.length} shared record(s): ${shown}${shared.length > SHOWN ? ', …' : ''}`,
+    exchange: pageOf(a),
+    related: [pageOf(b)].filter((p): p is Exchange => p !== undefined),
+  };
+}
+
+function short(identityKey: string): string {
+  return identityKey.length > 80 ? `${identityKey.slice(0, 80)}…` : identityKey;
+}
