@@ -42,4 +42,6 @@ const walk = (dir: string) => {
   }
 };
 walk(OUTPUT);
-console.log(`Allure report: ${OUTPUT}/index.html (offline${stripped ? `, ${stripped} analytics tag(s) removed` : ', no analytics'})`);
+console.log(
+  `Allure report: ${OUTPUT}/index.html (offline${stripped ? `, ${stripped} analytics tag(s) removed` : ', no analytics'})`,
+);
