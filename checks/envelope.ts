@@ -26,14 +26,14 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
   }
   const problems = validateEnvelope(e.json);
   if (problems.length > 0) {
-    const list = problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ');
+    const list = problems.map((p) => p.message).join('; '); // each message starts with its JSON pointer
     return { rule: 'ENV-SCHEMA', expected: 'the §2 envelope', received: list, exchange: e };
   }
   const data = (e.json as { data: unknown[] }).data;
   for (const [i, record] of data.entries()) {
-    const bad = validatePayment(record);
+    const bad = validatePayment(record, `/data/${i}`);
     if (bad.length > 0) {
-      const list = bad.map((p) => `/data/${i}${p.path} ${p.message}`).join('; ');
+      const list = bad.map((p) => p.message).join('; ');
       return {
         rule: 'ENV-SCHEMA',
         expected: 'payment records with `status` and a numeric `amount`',
