@@ -1,0 +1,60 @@
+/**
+ * Merchant access by mode, then permission (§5.5, §5.6, §7; reading "Keys, modes, merchants").
+ * Runs after authentication: only a valid key learns whether a merchant exists.
+ */
+import type { KeyRecord } from './auth.ts';
+import { listingKey, type Merchant, type Mode } from './data.ts';
+import { type Failure, MESSAGES, reject } from './errors.ts';
+import type { Switchboard } from './hooks.ts';
+import type { RouteKind } from './routes.ts';
+import type { Store } from './store.ts';
+import type { Variants } from './variants.ts';
+
+/** The access decision for one merchant and mode: the listings served, or a failure. Faults may rewrite it. */
+export interface Access {
+  merchantId: string;
+  merchant: Merchant | undefined;
+  mode: Mode;
+  listing: string[];
+  failure: Failure | undefined;
+}
+
+export function decideAccess(
+  store: Store,
+  board: Switchboard,
+  variants: Variants,
+  merchantId: string,
+  mode: Mode,
+): Access {
+  const merchant = store.merchant(merchantId);
+  const access: Access = { merchantId, merchant, mode, listing: [], failure: undefined };
+  if (!merchant) {
+    access.failure =
+      variants['unknown-merchant'] === '403'
+        ? reject(403, MESSAGES.merchantForbidden)
+        : reject(404, MESSAGES.merchantNotFound);
+  } else if (merchant.kind === 'sandbox' && mode === 'live') {
+    // Only test keys can be used with sandbox merchants (§5.6); the other mode's object is "not found" (§7).
+    access.failure = reject(404, MESSAGES.otherMode);
+  } else {
+    // A live merchant's test payments sit alongside its live ones; each mode sees only its own (§1, §5.5).
+    access.listing = [listingKey(merchant.id, mode)];
+  }
+  for (const rewrite of board.access) rewrite(access);
+  return access;
+}
+
+/** The permission decision for a valid key on an endpoint. Faults may rewrite it. */
+export interface PermissionCheck {
+  route: RouteKind;
+  key: KeyRecord;
+  failure: Failure | undefined;
+}
+
+export function checkPermission(board: Switchboard, route: RouteKind, key: KeyRecord): Failure | undefined {
+  // /merchant/status only checks that the key is accepted; the list needs payments:read.
+  const needsRead = route === 'list' && !key.permissions.includes('payments:read');
+  const check: PermissionCheck = { route, key, failure: needsRead ? reject(403, MESSAGES.forbidden) : undefined };
+  for (const rewrite of board.permission) rewrite(check);
+  return check.failure;
+}

@@ -1,0 +1,133 @@
+/**
+ * `npm run mock -- [options]`: runs the mock until SIGINT/SIGTERM and prints the env a client needs.
+ * Exit codes: 0 clean shutdown or listing, 1 could not start (e.g. port in use), 2 bad option.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { FAULTS, selectFaults } from './faults.ts';
+import { type RunningMock, startMock } from './index.ts';
+import { TARGET } from './target.ts';
+import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
+
+export const USAGE = `Usage: npm run mock -- [options]
+
+  --port N                 port (default ${TARGET.mockPort}; 0 = any free port)
+  --host HOST              address to bind (default ${TARGET.host})
+  --seed N                 data seed (default ${TARGET.seed})
+  --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
+  --fault NAME             switch on a named deviation from the spec; repeatable
+  --quiet                  print nothing
+  --list-variants          print the variant dimensions and exit
+  --list-faults            print the fault catalogue and exit
+  --help                   print this help and exit`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  variant: { type: 'string', multiple: true },
+  fault: { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+  'list-variants': { type: 'boolean' },
+  'list-faults': { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+/** Where the CLI writes; lines without their newline. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  stopSignal(): Promise<void>;
+}
+
+const processIo: CliIo = {
+  out: (line) => void process.stdout.write(`${line}\n`),
+  err: (line) => void process.stderr.write(`${line}\n`),
+  stopSignal: () =>
+    new Promise((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }),
+};
+
+class UsageError extends Error {}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  '))
+    .join('\n');
+}
+
+function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+/** The text printed for --help, --list-variants or --list-faults, if one was asked for. */
+function listing(values: { help?: boolean; 'list-variants'?: boolean; 'list-faults'?: boolean }): string | undefined {
+  if (values.help) return USAGE;
+  if (values['list-variants']) {
+    const rows = VARIANT_DIMENSIONS.map((d) => [d.name, d.values.join(' | '), d.values[0], d.description]);
+    return table([['VARIANT', 'VALUES', 'DEFAULT', 'DESCRIPTION'], ...rows]);
+  }
+  if (values['list-faults']) {
+    return table([['FAULT', 'RULE', 'DESCRIPTION'], ...FAULTS.map((f) => [f.name, f.rule, f.description])]);
+  }
+  return undefined;
+}
+
+/** Runs the CLI; resolves with the exit code (after a stop signal when the mock was started). */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+  let port: number;
+  let seed: number | undefined;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+    port = integer('port', values.port, 0, 65535) ?? TARGET.mockPort;
+    seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
+    resolveVariants(values.variant ?? []);
+    selectFaults(values.fault ?? []);
+  } catch (err) {
+    io.err(`mock: ${err instanceof Error ? err.message : String(err)} (see --help)`);
+    return 2;
+  }
+
+  const text = listing(values);
+  if (text !== undefined) {
+    io.out(text);
+    return 0;
+  }
+
+  let mock: RunningMock;
+  try {
+    mock = await startMock({ port, host: values.host, seed, variants: values.variant, faults: values.fault });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const where = `${values.host ?? TARGET.host}:${port}`;
+    io.err(
+      code === 'EADDRINUSE'
+        ? `mock: port ${port} is already in use (${where})`
+        : `mock: cannot listen on ${where}: ${code ?? String(err)}`,
+    );
+    return 1;
+  }
+
+  if (!values.quiet) {
+    io.out(`Mock payment API listening on ${mock.url}`);
+    for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
+    io.out(`# variants: ${describeVariants(mock.variants)}`);
+    io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
+  }
+  await io.stopSignal();
+  await mock.stop();
+  return 0;
+}
+
+// Run only as the entry point (`tsx mock/cli.ts`), not when imported by tests.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

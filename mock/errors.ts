@@ -1,0 +1,55 @@
+/**
+ * Every rejection the mock sends: the message texts (tests reuse them) and the one error constructor.
+ * No message ever contains a key; none echoes request input.
+ */
+import { TARGET } from './target.ts';
+
+export const MESSAGES = {
+  ok: 'OK',
+  keyAccepted: 'API key accepted',
+  missingKey: 'Missing API key: send Authorization: Bearer <API_KEY>',
+  invalidKey: 'Invalid API key',
+  revokedKey: 'API key is revoked or expired',
+  forbidden: 'The API key lacks the permission payments:read',
+  notFound: 'Not found',
+  merchantNotFound: 'Merchant not found',
+  merchantForbidden: 'Access to this merchant is not allowed',
+  otherMode: 'Merchant not found in this mode: sandbox merchants accept test keys only',
+  modeForbidden: 'This key may not access this merchant in its mode',
+  methodNotAllowed: 'Method not allowed',
+  invalidOffset: 'offset must be a non-negative integer',
+  invalidLimit: `limit must be an integer from 1 to ${TARGET.maxLimit}`,
+  limitTooLarge: `limit must not exceed ${TARGET.maxLimit}`,
+  invalidStatus: 'filter[status] must be a non-empty payment status',
+  unknownStatus: 'filter[status] names no known payment status',
+  invalidSort: 'sort must be amount or -amount',
+  repeatedParameter: 'a query parameter was given more than once',
+  malformedRequest: 'Malformed HTTP request',
+  missingHost: 'Malformed HTTP request: HTTP/1.1 requires a Host header',
+  headersTooLarge: 'Request headers too large',
+  requestTimeout: 'Request timeout',
+  internal: 'Internal error in the mock',
+} as const;
+
+export type Message = (typeof MESSAGES)[keyof typeof MESSAGES];
+
+/** A rejection: status and message; `param` names the query parameter at fault, `allow` the allowed methods. */
+export interface Failure {
+  status: number;
+  message: string;
+  param?: string;
+  allow?: string;
+}
+
+/** The one error constructor. */
+export function reject(status: number, message: Message, param?: string): Failure {
+  return param === undefined ? { status, message } : { status, message, param };
+}
+
+/** Error body shapes: the envelope-like default, and the `invalid=422` variant's shape for parameter errors. */
+export function errorBody(failure: Failure, invalidVariant: string): string {
+  if (invalidVariant === '422' && failure.param !== undefined) {
+    return JSON.stringify({ error: { code: 'invalid_parameter', detail: failure.message, param: failure.param } });
+  }
+  return JSON.stringify({ success: false, message: failure.message });
+}

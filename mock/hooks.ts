@@ -1,0 +1,97 @@
+/**
+ * The fixed points where faults may deviate, in the order a request meets them.
+ * The clean pipeline decides first; each hook then sees that decision and may rewrite it.
+ * With no fault active every list is empty and the pipeline runs unchanged.
+ */
+import type { Access, PermissionCheck } from './access.ts';
+import type { Credentials, KeyRecord } from './auth.ts';
+import type { Failure } from './errors.ts';
+import type { Query, QuerySettings } from './params.ts';
+import type { Echo, PageFacts, Plan, Window } from './query.ts';
+import type { Route, RouteKind } from './routes.ts';
+import type { Store } from './store.ts';
+
+/** What rendering hooks know about the request. */
+export interface RenderFacts {
+  route: RouteKind;
+  /** The key as presented (never sent back by the clean mock). */
+  presented: string | undefined;
+}
+
+export interface FaultHooks {
+  /** Start: patch the issued keys. */
+  keys?(keys: KeyRecord[]): void;
+  /** Start: patch query settings (default limit, cap, status matching). */
+  settings?(settings: QuerySettings): void;
+  /** Before auth: answer early (e.g. reveal an unknown merchant before checking the key). */
+  beforeAuth?(route: Route, store: Store): Failure | undefined;
+  /** Auth: whether a request without Authorization passes as the test key. */
+  missingKey?(route: Route): boolean;
+  /** Auth: a token from credentials that are not `Bearer <token>`. */
+  credentials?(credentials: Credentials): string | undefined;
+  /** Auth: a key for a token that matched no key exactly. */
+  matchKey?(token: string, keys: readonly KeyRecord[]): KeyRecord | undefined;
+  /** Merchant: rewrite the access decision. */
+  access?(access: Access): void;
+  /** Permission: rewrite the permission decision. */
+  permission?(check: PermissionCheck): void;
+  /** Params: a value for an offset/limit that failed clean parsing (undefined = still invalid); may throw. */
+  oddParam?(name: 'offset' | 'limit', raw: string): number | undefined;
+  /** Query: rewrite which list serves the page and counts the total. */
+  plan?(plan: Plan, query: Query, requestNo: number): void;
+  /** Slice: move the window. */
+  window?(window: Window, facts: PageFacts): void;
+  /** Envelope numbers: rewrite offset, limit, total. */
+  echo?(echo: Echo, facts: PageFacts): void;
+  /** Rendering: rewrite a 200 body (listing or status). */
+  body?(body: Record<string, unknown>, facts: RenderFacts): void;
+  /** Rendering: rewrite a failure before its body is built. */
+  error?(failure: Failure, facts: RenderFacts): void;
+  /** Rendering: add or change response headers. */
+  headers?(headers: Record<string, string | number>, facts: RenderFacts): void;
+}
+
+export type HookPoint = keyof FaultHooks;
+export type Switchboard = { readonly [P in HookPoint]-?: readonly NonNullable<FaultHooks[P]>[] };
+
+const HOOK_POINTS: readonly HookPoint[] = [
+  'keys',
+  'settings',
+  'beforeAuth',
+  'missingKey',
+  'credentials',
+  'matchKey',
+  'access',
+  'permission',
+  'oddParam',
+  'plan',
+  'window',
+  'echo',
+  'body',
+  'error',
+  'headers',
+];
+
+/** Collects the hooks of the active faults per point, in catalogue order. */
+export function compileHooks(active: readonly FaultHooks[]): Switchboard {
+  const board: Record<string, unknown[]> = {};
+  for (const point of HOOK_POINTS) {
+    board[point] = active.flatMap((hooks) => {
+      const hook = hooks[point];
+      return hook === undefined ? [] : [hook];
+    });
+  }
+  return board as unknown as Switchboard;
+}
+
+/** The first defined answer of a list of hooks, asked in order with the same arguments. */
+export function firstAnswer<A extends unknown[], T>(
+  hooks: readonly ((...args: A) => T | undefined)[],
+  ...args: A
+): T | undefined {
+  for (const hook of hooks) {
+    const answer = hook(...args);
+    if (answer !== undefined) return answer;
+  }
+  return undefined;
+}

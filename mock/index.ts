@@ -1,0 +1,101 @@
+/**
+ * Programmatic API of the mock: start it (port 0 = a free port), read its env, stop it.
+ * Used by the mock's self-tests, the CLI and the suite's matrix runner.
+ */
+import type { AddressInfo } from 'node:net';
+import { issueKeys } from './auth.ts';
+import { generateDataset } from './data.ts';
+import { switchboard } from './faults.ts';
+import { querySettings } from './params.ts';
+import { createMockServer } from './server.ts';
+import { buildStore } from './store.ts';
+import { TARGET } from './target.ts';
+import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
+
+export { FAULTS } from './faults.ts';
+export { VARIANT_DEFAULTS, VARIANT_DIMENSIONS, type VariantName } from './variants.ts';
+
+export interface MockOptions {
+  /** 0 = a free port (default). */
+  port?: number;
+  /** Default: the fixture's host. */
+  host?: string;
+  /** Default: the fixture's seed. */
+  seed?: number;
+  /** `{ 'over-limit': 'reject' }` or `['over-limit=reject', 'invalid=422,ties=reverse']`. */
+  variants?: VariantInput;
+  /** Fault names from FAULTS. */
+  faults?: string[];
+  /** Where unexpected errors are reported; stderr by default. */
+  log?: (line: string) => void;
+}
+
+/** What a client of this mock needs, as environment variables. */
+export interface MockEnv {
+  API_BASE_URL: string;
+  API_TEST_KEY: string;
+  API_LIVE_KEY: string;
+  API_RESTRICTED_KEY: string;
+  API_REVOKED_KEY: string;
+  SANDBOX_MERCHANT_ID: string;
+  LIVE_MERCHANT_ID: string;
+  OTHER_SANDBOX_MERCHANT_ID: string;
+  API_DEFAULT_LIMIT: string;
+}
+
+export interface RunningMock {
+  url: string;
+  port: number;
+  env: MockEnv;
+  variants: Variants;
+  faults: readonly string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the mock. Rejects on a bad option (unknown variant or fault) or when the port cannot be bound.
+ * `env` announces the keys as issued, so a key-format fault shows there; the default limit announced is
+ * the fixture's, so a fault that changes the server's default is a deviation from what is announced.
+ */
+export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
+  const variants = resolveVariants(opts.variants);
+  const faults = opts.faults ?? [];
+  const board = switchboard(faults);
+  const keys = issueKeys(board);
+  const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
+  const settings = querySettings(variants, board);
+  const server = createMockServer({ store, keys, board, variants, settings, log: opts.log });
+
+  const host = opts.host ?? TARGET.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const env: MockEnv = {
+    API_BASE_URL: url,
+    API_TEST_KEY: keys.slot('test').secret,
+    API_LIVE_KEY: keys.slot('live').secret,
+    API_RESTRICTED_KEY: keys.slot('restricted').secret,
+    API_REVOKED_KEY: keys.slot('revoked').secret,
+    SANDBOX_MERCHANT_ID: TARGET.merchants.sandbox,
+    LIVE_MERCHANT_ID: TARGET.merchants.live,
+    OTHER_SANDBOX_MERCHANT_ID: TARGET.merchants.otherSandbox,
+    API_DEFAULT_LIMIT: String(TARGET.defaultLimit),
+  };
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return stopping;
+  };
+  return { url, port, env, variants, faults: [...faults], stop };
+}

@@ -1,0 +1,142 @@
+/**
+ * Query parameters of the payments list (§4.2): offset, limit, filter[status], sort.
+ * Parsing never throws on input; what is invalid follows the `invalid` variant (reading "Pagination").
+ */
+import { STATUSES, type Status } from './data.ts';
+import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
+import { firstAnswer, type Switchboard } from './hooks.ts';
+import type { Filter } from './store.ts';
+import { TARGET } from './target.ts';
+import type { Variants } from './variants.ts';
+
+export type Sort = 'amount' | '-amount';
+
+/** Query behaviour fixed at start: fixture limits and variants, possibly patched by faults. */
+export interface QuerySettings {
+  defaultLimit: number;
+  maxLimit: number;
+  overLimit: 'clamp' | 'reject';
+  /** Echo the requested limit rather than the limit in force when clamping. */
+  echoRequestedLimit: boolean;
+  statusMatch: 'exact' | 'case-insensitive';
+  invalid: Variants['invalid'];
+  unknownStatus: Variants['unknown-status'];
+  unknownSort: Variants['unknown-sort'];
+}
+
+export function querySettings(variants: Variants, board: Switchboard): QuerySettings {
+  const settings: QuerySettings = {
+    defaultLimit: TARGET.defaultLimit,
+    maxLimit: TARGET.maxLimit,
+    overLimit: variants['over-limit'],
+    echoRequestedLimit: false,
+    statusMatch: 'exact',
+    invalid: variants.invalid,
+    unknownStatus: variants['unknown-status'],
+    unknownSort: variants['unknown-sort'],
+  };
+  for (const patch of board.settings) patch(settings);
+  return settings;
+}
+
+/** The query in force. */
+export interface Query {
+  offset: number;
+  limit: number;
+  /** The limit the envelope echoes (the limit in force, unless a fault says otherwise). */
+  limitEcho: number;
+  limitGiven: boolean;
+  filter: Filter;
+  sort: Sort | undefined;
+}
+
+const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
+type Param = (typeof PARAMS)[number];
+type RawParams = Partial<Record<Param, string>>;
+
+const DIGITS = /^\d+$/;
+
+/** First value of each known parameter, and whether any was repeated. Unknown parameters are ignored. */
+function collect(search: string): { raw: RawParams; repeated: Param | undefined } {
+  const raw: RawParams = {};
+  let repeated: Param | undefined;
+  if (search === '') return { raw, repeated };
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (!(PARAMS as readonly string[]).includes(name)) continue;
+    const param = name as Param;
+    if (raw[param] === undefined) raw[param] = value;
+    else repeated ??= param;
+  }
+  return { raw, repeated };
+}
+
+function matchStatus(value: string, match: QuerySettings['statusMatch']): Status | undefined {
+  const wanted = match === 'exact' ? value : value.toUpperCase();
+  return STATUSES.find((s) => s === wanted);
+}
+
+/** A parameter error: 400, or 422 under the invalid=422 variant. */
+function fail(s: QuerySettings, param: Param, message: Message): ParseResult {
+  return { failure: reject(s.invalid === '422' ? 422 : 400, message, param) };
+}
+
+export type ParseResult = { query: Query; failure?: undefined } | { query?: undefined; failure: Failure };
+
+export function parseQuery(search: string, s: QuerySettings, board: Switchboard): ParseResult {
+  const coerce = s.invalid === 'coerce';
+  const { raw, repeated } = collect(search);
+  // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
+  if (repeated !== undefined && !coerce) return fail(s, repeated, MESSAGES.repeatedParameter);
+
+  let offset = 0;
+  if (raw.offset !== undefined) {
+    const n = DIGITS.test(raw.offset) ? Number(raw.offset) : Number.NaN;
+    if (Number.isSafeInteger(n)) offset = n;
+    else {
+      const faulty = firstAnswer(board.oddParam, 'offset', raw.offset);
+      if (faulty !== undefined) offset = faulty;
+      // Too large to echo exactly: past the end of any list, so serve the empty page at the largest safe offset.
+      else if (coerce) offset = DIGITS.test(raw.offset) ? Number.MAX_SAFE_INTEGER : 0;
+      else return fail(s, 'offset', MESSAGES.invalidOffset);
+    }
+  }
+
+  let limit = s.defaultLimit;
+  let limitEcho = limit;
+  if (raw.limit !== undefined) {
+    // Huge digit strings become Infinity: over the cap like any other large limit.
+    const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
+    if (n > s.maxLimit) {
+      if (s.overLimit === 'reject') return fail(s, 'limit', MESSAGES.limitTooLarge);
+      limit = s.maxLimit;
+      limitEcho = s.echoRequestedLimit ? n : s.maxLimit;
+    } else if (n >= 1) {
+      limit = n;
+      limitEcho = n;
+    } else {
+      const faulty = firstAnswer(board.oddParam, 'limit', raw.limit);
+      if (faulty !== undefined) limit = limitEcho = faulty;
+      else if (!coerce) return fail(s, 'limit', MESSAGES.invalidLimit);
+    }
+  }
+
+  let filter: Filter = 'all';
+  const status = raw['filter[status]'];
+  if (status === '') {
+    if (!coerce) return fail(s, 'filter[status]', MESSAGES.invalidStatus);
+  } else if (status !== undefined) {
+    const known = matchStatus(status, s.statusMatch);
+    if (known) filter = known;
+    else if (s.unknownStatus === 'reject') return fail(s, 'filter[status]', MESSAGES.unknownStatus);
+    else filter = 'none';
+  }
+
+  let sort: Sort | undefined;
+  const order = raw.sort;
+  if (order === 'amount' || order === '-amount') sort = order;
+  else if (order === '') {
+    if (!coerce) return fail(s, 'sort', MESSAGES.invalidSort);
+  } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', MESSAGES.invalidSort);
+
+  return { query: { offset, limit, limitEcho, limitGiven: raw.limit !== undefined, filter, sort } };
+}

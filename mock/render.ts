@@ -1,0 +1,89 @@
+/**
+ * Turns the pipeline's outcome into status, headers and body: the envelope (§2), the status payload,
+ * and every error through the one error constructor's body shape. Faults hook in here last.
+ */
+import type { Mode } from './data.ts';
+import { errorBody, type Failure, MESSAGES } from './errors.ts';
+import type { RenderFacts, Switchboard } from './hooks.ts';
+import type { Page } from './query.ts';
+import type { Row } from './store.ts';
+import type { Variants } from './variants.ts';
+
+export type Outcome =
+  | { kind: 'list'; page: Page }
+  | { kind: 'status'; mode: Mode }
+  | { kind: 'failure'; failure: Failure }
+  /** Only ever produced by a fault that crashes the handler: a stack trace as text. */
+  | { kind: 'crash'; text: string };
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | number>;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * Stands in for `data` while the envelope is stringified; the rows' precomputed JSON replaces it after.
+ * NUL cannot reach a body from a request (HTTP rejects it in headers), so the mark is unambiguous.
+ */
+const DATA_MARK = '\u0000data\u0000';
+const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+export const ALLOWED_METHODS = 'GET, HEAD';
+
+export function createRenderer(variants: Variants, board: Switchboard, rowJson: (row: Row) => string) {
+  const extras = variants.extras === 'on';
+
+  const bodyOf = (outcome: Outcome, facts: RenderFacts): { status: number; body: string; type: string } => {
+    switch (outcome.kind) {
+      case 'list': {
+        const { data, echo } = outcome.page;
+        const body: Record<string, unknown> = {
+          success: true,
+          message: MESSAGES.ok,
+          data: DATA_MARK,
+          offset: echo.offset,
+          limit: echo.limit,
+          total: echo.total,
+        };
+        if (extras) {
+          body.page = echo.limit > 0 ? Math.floor(echo.offset / echo.limit) + 1 : 1;
+          body.hasMore = echo.offset + data.length < echo.total;
+        }
+        for (const rewrite of board.body) rewrite(body, facts);
+        const text = JSON.stringify(body).replace(DATA_MARK_JSON, () => `[${data.map(rowJson).join(',')}]`);
+        return { status: 200, body: text, type: JSON_TYPE };
+      }
+      case 'status': {
+        const body: Record<string, unknown> = {
+          success: true,
+          message: MESSAGES.keyAccepted,
+          mode: outcome.mode === 'live' ? 'live' : 'sandbox',
+        };
+        for (const rewrite of board.body) rewrite(body, facts);
+        return { status: 200, body: JSON.stringify(body), type: JSON_TYPE };
+      }
+      case 'failure': {
+        const failure = { ...outcome.failure };
+        for (const rewrite of board.error) rewrite(failure, facts);
+        return { status: failure.status, body: errorBody(failure, variants.invalid), type: JSON_TYPE };
+      }
+      case 'crash':
+        return { status: 500, body: outcome.text, type: TEXT_TYPE };
+    }
+  };
+
+  return (outcome: Outcome, facts: RenderFacts, requestNo: number): Reply => {
+    const { status, body, type } = bodyOf(outcome, facts);
+    const headers: Record<string, string | number> = {
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+    };
+    if (outcome.kind === 'failure' && outcome.failure.allow !== undefined) headers.Allow = outcome.failure.allow;
+    if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
+    for (const rewrite of board.headers) rewrite(headers, facts);
+    return { status, headers, body };
+  };
+}

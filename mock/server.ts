@@ -1,0 +1,163 @@
+/**
+ * The mock's HTTP server: one linear pass per request, in the order reading.md fixes —
+ * parse the target, authenticate, route, merchant and mode, permission, parameters, query, render.
+ * Nothing on that path throws on any input; a last-resort catch still keeps the server alive.
+ */
+import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { checkPermission, decideAccess } from './access.ts';
+import { authenticate, type KeyTable } from './auth.ts';
+import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
+import { FaultCrash } from './faults.ts';
+import { firstAnswer, type RenderFacts, type Switchboard } from './hooks.ts';
+import { parseQuery, type QuerySettings } from './params.ts';
+import { runQuery } from './query.ts';
+import { ALLOWED_METHODS, createRenderer, type Outcome, type Reply } from './render.ts';
+import { parseTarget } from './routes.ts';
+import type { Store } from './store.ts';
+import type { Variants } from './variants.ts';
+
+export interface MockConfig {
+  store: Store;
+  keys: KeyTable;
+  board: Switchboard;
+  variants: Variants;
+  settings: QuerySettings;
+  /** Where unexpected errors are reported (never with a key); stderr by default. */
+  log?: (line: string) => void;
+}
+
+const failed = (failure: Failure): Outcome => ({ kind: 'failure', failure });
+const ignore = () => {};
+
+/** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
+export function decide(
+  c: MockConfig,
+  method: string,
+  url: string,
+  authorization: string | undefined,
+  facts: RenderFacts,
+  requestNo: number,
+): Outcome {
+  // 1. Target: which endpoint, and the raw query. Malformed input simply matches nothing.
+  const { route, search } = parseTarget(url);
+  facts.route = route.kind;
+
+  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not.
+  const early = firstAnswer(c.board.beforeAuth, route, c.store);
+  if (early) return failed(early);
+  const auth = authenticate(c.keys, c.board, authorization, route);
+  facts.presented = auth.presented;
+  if (auth.key === undefined) return failed(auth.failure);
+
+  // 3. Route and method.
+  if (route.kind === 'unknown') return failed(reject(404, MESSAGES.notFound));
+  if (method !== 'GET' && method !== 'HEAD') {
+    return failed(
+      c.variants.method === '405'
+        ? { ...reject(405, MESSAGES.methodNotAllowed), allow: ALLOWED_METHODS }
+        : reject(404, MESSAGES.notFound),
+    );
+  }
+  if (route.kind === 'status') {
+    const denied = checkPermission(c.board, 'status', auth.key);
+    return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
+  }
+
+  // 4. Merchant and mode, then 5. permission.
+  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode);
+  if (access.failure) return failed(access.failure);
+  const denied = checkPermission(c.board, 'list', auth.key);
+  if (denied) return failed(denied);
+
+  // 6. Parameters, then 7. filter, sort and paginate over precomputed lists.
+  const parsed = parseQuery(search, c.settings, c.board);
+  if (parsed.failure) return failed(parsed.failure);
+  return { kind: 'list', page: runQuery(c.store.listing(access.listing), parsed.query, c.board, requestNo) };
+}
+
+/** Stack frames only: an error message might quote request input, so it is not logged. */
+function framesOf(err: unknown): string {
+  const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
+  return stack
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .slice(0, 6)
+    .join('\n');
+}
+
+/** Last resort. A fault's deliberate crash becomes its 500 stack trace; anything else is a mock bug: logged, 500. */
+export function lastResort(err: unknown, log: (line: string) => void): Outcome {
+  if (err instanceof FaultCrash) return { kind: 'crash', text: `${err.name}: ${err.message}\n${framesOf(err)}\n` };
+  log(`mock: unexpected ${err instanceof Error ? err.name : typeof err} while handling a request\n${framesOf(err)}`);
+  return failed(reject(500, MESSAGES.internal));
+}
+
+/** A reply as raw HTTP/1.1 bytes, for sockets that have left the request/response cycle. */
+function rawReply(reply: Reply): string {
+  const lines = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`];
+  for (const [name, value] of Object.entries(reply.headers)) lines.push(`${name}: ${value}`);
+  lines.push('Connection: close', '', reply.body);
+  return lines.join('\r\n');
+}
+
+/** Node's parser codes that get a status other than 400. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, [number, Message]>> = {
+  HPE_HEADER_OVERFLOW: [431, MESSAGES.headersTooLarge],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, MESSAGES.requestTimeout],
+};
+
+export function createMockServer(config: MockConfig): Server {
+  const render = createRenderer(config.variants, config.board, config.store.json);
+  const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  let requestNo = 0;
+
+  /** Everything from a parsed request to the reply; never throws. */
+  const answer = (req: IncomingMessage): Reply => {
+    const no = ++requestNo;
+    const facts: RenderFacts = { route: 'unknown', presented: undefined };
+    let outcome: Outcome;
+    try {
+      // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.
+      outcome =
+        req.httpVersion === '1.1' && req.headers.host === undefined
+          ? failed(reject(400, MESSAGES.missingHost))
+          : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no);
+    } catch (err) {
+      outcome = lastResort(err, log);
+    }
+    return render(outcome, facts, no);
+  };
+
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    req.on('error', ignore);
+    res.on('error', ignore);
+    req.resume(); // bodies are ignored; draining keeps the connection reusable
+    const reply = answer(req);
+    try {
+      res.writeHead(reply.status, reply.headers);
+      res.end(reply.body);
+    } catch (err) {
+      log(`mock: could not send a response\n${framesOf(err)}`);
+      res.destroy();
+    }
+  });
+
+  // CONNECT leaves the request/response cycle: answer it through the same pass, then close.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', ignore);
+    socket.end(rawReply(answer(req)), () => socket.destroy());
+  });
+
+  // Requests Node could not parse: a JSON 4xx, then the connection closes.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, MESSAGES.malformedRequest];
+    const reply = render(failed(reject(status, message)), { route: 'unknown', presented: undefined }, ++requestNo);
+    socket.end(rawReply(reply), () => socket.destroy());
+  });
+  return server;
+}

@@ -1,0 +1,138 @@
+/**
+ * Legal choices where the spec is silent (reading.md), fixed when the mock starts.
+ * Each dimension lists its values with the most conventional one first: that one is the default.
+ * The README table and the tests derive from `VARIANT_DIMENSIONS`.
+ */
+
+export interface VariantDimension {
+  name: string;
+  values: readonly string[];
+  /** What each choice does, in one line. */
+  description: string;
+  /** The spec gap (payment-api.md / reading.md) that makes every value legal. */
+  gap: string;
+}
+
+export const VARIANT_DIMENSIONS = [
+  {
+    name: 'over-limit',
+    values: ['clamp', 'reject'],
+    description:
+      'limit > max: clamp = 200 with limit echoed as the max and at most max records; reject = 400 (422 with invalid=422)',
+    gap: '§8 names the maximum, not what happens above it',
+  },
+  {
+    name: 'invalid',
+    values: ['400', '422', 'coerce'],
+    description:
+      'invalid offset/limit/filter/sort value or repeated parameter: 400 {success,message}; 422 {error:{code,detail,param}}; coerce = 200 as if omitted/clamped, echoing the values in force',
+    gap: '§7 "Behavior for invalid pagination parameters: not shown"; error body shape not shown',
+  },
+  {
+    name: 'unknown-status',
+    values: ['empty', 'reject'],
+    description:
+      'filter[status] naming no known status: empty = 200 with total 0 and data []; reject = 400 (422 with invalid=422)',
+    gap: '§3 other states not shown',
+  },
+  {
+    name: 'unknown-sort',
+    values: ['reject', 'ignore'],
+    description:
+      'sort other than amount/-amount: reject = 400 (422 with invalid=422); ignore = 200 in the unsorted order',
+    gap: '§4.2 r6 sortable fields beyond amount not shown',
+  },
+  {
+    name: 'ties',
+    values: ['id', 'reverse'],
+    description: 'equal amounts under sort: ascending id, or descending id (same order on every request)',
+    gap: 'tie order under sort not stated',
+  },
+  {
+    name: 'unsorted',
+    values: ['created', 'newest'],
+    description: 'order without sort: createdAt ascending, or createdAt descending',
+    gap: 'default order not stated',
+  },
+  {
+    name: 'unknown-merchant',
+    values: ['404', '403'],
+    description: 'valid key on a merchant id that does not exist: 404, or 403',
+    gap: '§7 lists 404 for other-mode objects only',
+  },
+  {
+    name: 'amount',
+    values: ['number', 'string'],
+    description:
+      'payment amount serialized as a JSON number, or as a numeric string ("1234"); sorts numerically either way',
+    gap: '§2 payment record fields not shown',
+  },
+  {
+    name: 'extras',
+    values: ['none', 'on'],
+    description: 'on = extra envelope fields (page, hasMore), X-Request-Id header, extra record field description',
+    gap: 'reading: extra fields and headers are allowed',
+  },
+  {
+    name: 'method',
+    values: ['405', '404'],
+    description: 'non-GET method on a known path (after auth): 405 with Allow, or 404',
+    gap: 'other operations not shown; reading: any 4xx',
+  },
+] as const satisfies readonly VariantDimension[];
+
+type Dimension = (typeof VARIANT_DIMENSIONS)[number];
+export type VariantName = Dimension['name'];
+export type Variants = { [N in VariantName]: Extract<Dimension, { name: N }>['values'][number] };
+export type VariantInput = Partial<Record<VariantName, string>> | readonly string[];
+
+export class VariantError extends Error {
+  override name = 'VariantError';
+}
+
+export const VARIANT_DEFAULTS: Readonly<Variants> = Object.fromEntries(
+  VARIANT_DIMENSIONS.map((d) => [d.name, d.values[0]]),
+) as Variants;
+
+function dimension(name: string): Dimension {
+  const found = VARIANT_DIMENSIONS.find((d) => d.name === name);
+  if (!found) {
+    const names = VARIANT_DIMENSIONS.map((d) => d.name).join(', ');
+    throw new VariantError(`unknown variant "${name}"; variants are: ${names}`);
+  }
+  return found;
+}
+
+/** Parses one `--variant` argument: `name=value`, or a comma list of them. */
+export function parseVariantArg(arg: string): [VariantName, string][] {
+  return arg
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) throw new VariantError(`variant "${part}" must have the form name=value`);
+      const name = part.slice(0, eq).trim();
+      return [dimension(name).name, part.slice(eq + 1).trim()];
+    });
+}
+
+/** The complete choice: defaults, overridden by the input. Throws VariantError naming a bad name or value. */
+export function resolveVariants(input: VariantInput = {}): Variants {
+  const pairs: [string, string][] = Array.isArray(input)
+    ? (input as readonly string[]).flatMap(parseVariantArg)
+    : Object.entries(input as Record<string, string>);
+  const chosen: Record<string, string> = { ...VARIANT_DEFAULTS };
+  for (const [name, value] of pairs) {
+    const dim = dimension(name);
+    if (!(dim.values as readonly string[]).includes(value)) {
+      throw new VariantError(`variant ${name} has no value "${value}"; allowed: ${dim.values.join(', ')}`);
+    }
+    chosen[name] = value;
+  }
+  return chosen as Variants;
+}
+
+/** `name=value` pairs, for banners and logs. */
+export function describeVariants(v: Variants): string {
+  return VARIANT_DIMENSIONS.map((d) => `${d.name}=${v[d.name]}`).join(', ');
+}

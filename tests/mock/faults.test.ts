@@ -1,0 +1,80 @@
+/**
+ * The fault catalogue: its shape against rules.md, and for every fault an HTTP probe showing that the
+ * faulty mock deviates from the clean one exactly as the fault describes.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
+import { faultProbes, type Probe } from './fault-probes.ts';
+
+const RULES_MD = readFileSync(new URL('../../../shared/spec/rules.md', import.meta.url), 'utf8');
+const RULE_IDS = [...RULES_MD.matchAll(/^\| ([A-Z]+(?:-[A-Z]+)+) \|/gm)].map((m) => m[1] as string);
+const DOCS = readFileSync(new URL('../../docs/mock.md', import.meta.url), 'utf8');
+
+let clean: RunningMock;
+let PROBES: Record<string, Probe> = {};
+before(async () => {
+  clean = await startMock();
+  PROBES = faultProbes(clean);
+});
+after(() => clean.stop());
+
+describe('fault catalogue', () => {
+  test('at least 40 faults, unique kebab-case names, each with a rule and a description', () => {
+    assert.ok(FAULTS.length >= 40, `${FAULTS.length} faults`);
+    assert.equal(new Set(FAULT_NAMES).size, FAULTS.length);
+    for (const f of FAULTS) {
+      assert.match(f.name, /^[a-z0-9]+(-[a-z0-9]+)*$/);
+      assert.ok(f.description.length >= 15, f.name);
+    }
+  });
+  test('every fault names a rule of rules.md', () => {
+    assert.ok(RULE_IDS.length >= 28, 'rules.md parsed');
+    for (const f of FAULTS) assert.ok(RULE_IDS.includes(f.rule), `${f.name}: ${f.rule} is not in rules.md`);
+  });
+  test('every rule of rules.md is broken by at least one fault', () => {
+    const covered = new Set<string>(FAULTS.map((f) => f.rule));
+    assert.deepEqual(
+      RULE_IDS.filter((id) => !covered.has(id)),
+      [],
+    );
+  });
+  test('every fault has an HTTP probe, and every probe a fault', () => {
+    assert.deepEqual(Object.keys(PROBES).sort(), [...FAULT_NAMES].sort());
+  });
+  test('docs/mock.md lists every fault with its rule', () => {
+    for (const f of FAULTS)
+      assert.ok(DOCS.includes(`| \`${f.name}\` | ${f.rule} |`), `${f.name} missing in docs/mock.md`);
+  });
+  test('an unknown fault is refused with the list of names', async () => {
+    assert.throws(
+      () => selectFaults(['nope']),
+      (err: Error) => {
+        assert.ok(err instanceof FaultError);
+        assert.match(err.message, /unknown fault "nope"; faults are: envelope-success-string, /);
+        return true;
+      },
+    );
+    await assert.rejects(startMock({ faults: ['uncapped', 'nope'] }), FaultError);
+  });
+});
+
+describe('each fault deviates as described (faulty vs clean mock)', () => {
+  for (const f of FAULTS) {
+    test(`${f.rule} ${f.name}`, async () => {
+      const probe = PROBES[f.name];
+      assert.ok(probe, `no probe for ${f.name}`);
+      const unexpected: string[] = [];
+      const faulty = await startMock({ faults: [f.name], log: (line) => unexpected.push(line) });
+      try {
+        await probe(faulty.url, faulty.env);
+      } finally {
+        await faulty.stop();
+      }
+      // A fault deviates on purpose; it never makes the mock itself fail unexpectedly.
+      assert.deepEqual(unexpected, []);
+    });
+  }
+});

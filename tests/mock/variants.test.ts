@@ -1,0 +1,209 @@
+/**
+ * Each legal choice where the spec is silent (mock/variants.ts), observed over HTTP against a mock
+ * started with that value. The defaults are covered by server.test.ts and query.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { generateDataset, listingKey } from '../../mock/data.ts';
+import { MESSAGES } from '../../mock/errors.ts';
+import { startMock } from '../../mock/index.ts';
+import { TARGET } from '../../mock/target.ts';
+import {
+  parseVariantArg,
+  resolveVariants,
+  VARIANT_DEFAULTS,
+  VARIANT_DIMENSIONS,
+  VariantError,
+} from '../../mock/variants.ts';
+import { assertEnvelope, call, ids, KEYS, list, MERCHANTS, page, walk } from './support.ts';
+
+const SANDBOX = MERCHANTS.sandbox;
+const truth = generateDataset(TARGET.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
+
+type Probe = (base: string) => Promise<void>;
+
+async function status(base: string, path: string, method = 'GET') {
+  return call(base, path, { method });
+}
+
+/** One probe per non-default value of every dimension; the default value is what the clean tests see. */
+const PROBES: Record<string, Probe> = {
+  'over-limit=reject': async (base) => {
+    const res = await call(base, list(SANDBOX, 'limit=101'));
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { success: false, message: MESSAGES.limitTooLarge });
+    assertEnvelope(await page(base, SANDBOX, 'limit=100'), 0, 100);
+  },
+  'invalid=422': async (base) => {
+    const res = await call(base, list(SANDBOX, 'limit=abc'));
+    assert.equal(res.status, 422);
+    assert.deepEqual(res.body, { error: { code: 'invalid_parameter', detail: MESSAGES.invalidLimit, param: 'limit' } });
+    const repeated = await call(base, list(SANDBOX, 'offset=1&offset=2'));
+    assert.equal(repeated.status, 422);
+    // Non-parameter errors keep the default shape.
+    assert.deepEqual((await call(base, list(SANDBOX), { key: null })).body, {
+      success: false,
+      message: MESSAGES.missingKey,
+    });
+  },
+  'invalid=coerce': async (base) => {
+    const cases: [string, number, number][] = [
+      ['limit=abc', 0, 10],
+      ['limit=0', 0, 10],
+      ['limit=-3', 0, 10],
+      ['limit=1e2&offset=1.5', 0, 10],
+      ['offset=-5&limit=4', 0, 4],
+      ['limit=5&limit=7&offset=2&offset=9', 2, 5],
+      ['offset=99999999999999999999', Number.MAX_SAFE_INTEGER, 10],
+    ];
+    for (const [query, offset, limit] of cases) {
+      const env = await page(base, SANDBOX, query);
+      assertEnvelope(env, offset, limit);
+      assert.equal(env.total, truth.length, query);
+    }
+    const env = await page(base, SANDBOX, 'filter[status]=&sort=');
+    assert.equal(env.total, truth.length);
+  },
+  'unknown-status=reject': async (base) => {
+    const res = await call(base, list(SANDBOX, 'filter[status]=SETTLED'));
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { success: false, message: MESSAGES.unknownStatus });
+  },
+  'unknown-sort=ignore': async (base) => {
+    const env = await page(base, SANDBOX, 'sort=createdAt&limit=20');
+    assert.deepEqual(
+      ids(env.data),
+      truth.slice(0, 20).map((p) => p.id),
+    );
+    assert.equal((await call(base, list(SANDBOX, 'sort='))).status, 400, 'an empty sort stays invalid');
+  },
+  'ties=reverse': async (base) => {
+    for (const [sort, dir] of [
+      ['amount', 1],
+      ['-amount', -1],
+    ] as const) {
+      const { records } = await walk(base, SANDBOX, `sort=${sort}`, 30);
+      const expected = [...truth].sort((a, b) => dir * (a.amount - b.amount) || (a.id < b.id ? 1 : -1));
+      assert.deepEqual(
+        ids(records),
+        expected.map((p) => p.id),
+      );
+    }
+  },
+  'unsorted=newest': async (base) => {
+    const { records } = await walk(base, SANDBOX, '', 50);
+    assert.deepEqual(ids(records), truth.map((p) => p.id).reverse());
+  },
+  'unknown-merchant=403': async (base) => {
+    const res = await call(base, list('msb_nope'));
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { success: false, message: MESSAGES.merchantForbidden });
+    assert.equal((await call(base, list('msb_nope'), { key: null })).status, 401);
+  },
+  'amount=string': async (base) => {
+    const { records } = await walk(base, SANDBOX, 'sort=-amount', 100);
+    assert.ok(records.every((r) => typeof r.amount === 'string' && /^[1-9]\d{0,5}$/.test(r.amount)));
+    const numbers = records.map((r) => Number(r.amount));
+    assert.ok(
+      numbers.every((n, i) => i === 0 || n <= (numbers[i - 1] as number)),
+      'numeric order',
+    );
+  },
+  'extras=on': async (base) => {
+    const res = await call(base, list(SANDBOX, 'offset=230&limit=5'));
+    const env = res.body;
+    assert.equal(env.page, 47);
+    assert.equal(env.hasMore, true);
+    assertEnvelope(env, 230, 5);
+    assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-z]{8}$/);
+    assert.ok(env.data.every((r) => typeof r.description === 'string'));
+    assert.equal((await page(base, SANDBOX, 'offset=235&limit=5')).hasMore, false);
+  },
+  'method=404': async (base) => {
+    const res = await status(base, list(SANDBOX), 'DELETE');
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('allow'), null);
+    assert.deepEqual(res.body, { success: false, message: MESSAGES.notFound });
+    assert.equal((await call(base, list(SANDBOX), { key: null, method: 'DELETE' })).status, 401);
+  },
+};
+
+describe('variants over HTTP', () => {
+  test('every non-default value has a probe, and every probe a value', () => {
+    const values = VARIANT_DIMENSIONS.flatMap((d) => d.values.slice(1).map((v) => `${d.name}=${v}`));
+    assert.deepEqual(Object.keys(PROBES).sort(), values.sort());
+  });
+  for (const [pair, probe] of Object.entries(PROBES)) {
+    test(pair, async () => {
+      const mock = await startMock({ variants: [pair] });
+      try {
+        await probe(mock.url);
+      } finally {
+        await mock.stop();
+      }
+    });
+  }
+  test('variants combine: strict set', async () => {
+    const mock = await startMock({ variants: ['over-limit=reject,invalid=422', 'unknown-sort=reject'] });
+    try {
+      const res = await call(mock.url, list(SANDBOX, 'limit=500'));
+      assert.equal(res.status, 422);
+      assert.deepEqual(res.body, {
+        error: { code: 'invalid_parameter', detail: MESSAGES.limitTooLarge, param: 'limit' },
+      });
+      assert.equal((await call(mock.url, list(SANDBOX), { key: KEYS.live })).status, 404);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe('variant options', () => {
+  test('defaults are the first value of every dimension', () => {
+    assert.deepEqual(resolveVariants(), VARIANT_DEFAULTS);
+    for (const d of VARIANT_DIMENSIONS) assert.equal(VARIANT_DEFAULTS[d.name], d.values[0]);
+  });
+  test('docs/mock.md has a row per dimension, default first, with its description', () => {
+    const docs = readFileSync(new URL('../../docs/mock.md', import.meta.url), 'utf8');
+    for (const d of VARIANT_DIMENSIONS) {
+      const values = d.values.map((v, i) => (i === 0 ? `**${v}**` : v)).join(', ');
+      assert.ok(docs.includes(`| \`${d.name}\` | ${values} | ${d.description} |`), `${d.name} row in docs/mock.md`);
+    }
+  });
+  test('every dimension documents itself', () => {
+    for (const d of VARIANT_DIMENSIONS) {
+      assert.ok(d.values.length >= 2 && d.description.length > 10 && d.gap.length > 5, d.name);
+    }
+  });
+  test('object form, list form and comma lists', () => {
+    assert.equal(resolveVariants({ ties: 'reverse' }).ties, 'reverse');
+    const v = resolveVariants(['over-limit=reject,invalid=422', 'amount=string']);
+    assert.deepEqual([v['over-limit'], v.invalid, v.amount, v.ties], ['reject', '422', 'string', 'id']);
+    assert.deepEqual(parseVariantArg(' ties=reverse , extras=on '), [
+      ['ties', 'reverse'],
+      ['extras', 'on'],
+    ]);
+  });
+  test('an unknown name names it and lists the variants', () => {
+    assert.throws(
+      () => resolveVariants(['speed=fast']),
+      (err: Error) => {
+        assert.ok(err instanceof VariantError);
+        assert.match(err.message, /unknown variant "speed"/);
+        assert.match(err.message, /over-limit, invalid, unknown-status/);
+        return true;
+      },
+    );
+  });
+  test('an unknown value names it and lists the allowed values', () => {
+    assert.throws(
+      () => resolveVariants({ 'over-limit': 'maybe' }),
+      /over-limit has no value "maybe"; allowed: clamp, reject/,
+    );
+    assert.throws(() => resolveVariants(['ties']), /must have the form name=value/);
+  });
+  test('startMock rejects a bad variant before binding a port', async () => {
+    await assert.rejects(startMock({ variants: { invalid: '418' } }), VariantError);
+  });
+});
