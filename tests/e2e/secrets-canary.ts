@@ -5,9 +5,9 @@
  * matrix) and the run's console output are scanned for the canary keys in all their forms. Zero hits
  * required, and the echoing target must have received and reflected the keys (else the scan proves nothing).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { closedPort, type HostileKind, startHostileTarget } from '../support/hostile-targets.ts';
+import { runSuite } from '../support/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
 
 export const CANARY_KEYS = {
@@ -48,12 +48,7 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
     FORCE_COLOR: '0',
   };
   // The run is done in a child process, as a user runs it; its exit code must say "not conformant".
-  const child = spawnSync('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts'], {
-    env,
-    encoding: 'utf8',
-    timeout: 180_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const child = await runSuite(env);
   await target?.stop();
   writeFileSync(`${dir}/console.txt`, `${child.stdout}\n${child.stderr}`);
   const scan = scanPaths([dir], Object.values(CANARY_KEYS));

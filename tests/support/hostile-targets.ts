@@ -2,13 +2,14 @@
  * Misbehaving targets for the secrets canary. Each one answers the reachability probe, then misbehaves:
  * - echo: reflects the Authorization header into bodies (200, 401, 500) and into a response header;
  * - garbage: non-JSON bodies, odd statuses, the header reflected inside the garbage;
- * - hang: never answers a payments request.
+ * - hang: never answers a payments request;
+ * - growing: a correct listing whose data set gains a payment with every request (a busy shared sandbox).
  * `seenKeys` counts requests that carried an Authorization header, so a canary run can prove keys were sent.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HostileKind = 'echo' | 'garbage' | 'hang';
+export type HostileKind = 'echo' | 'garbage' | 'hang' | 'growing';
 
 export interface HostileTarget {
   url: string;
@@ -28,6 +29,10 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
       return;
     }
     if (kind === 'hang' && url.pathname !== '/merchant/status') return; // never answers
+    if (kind === 'growing') {
+      growingListing(url, res, stats.requests);
+      return;
+    }
     if (auth) stats.echoed += 1;
     const n = Number(url.searchParams.get('offset') ?? 0);
     if (kind === 'echo') {
@@ -70,6 +75,47 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
         server.close(() => resolve());
       }),
   };
+}
+
+const GROWING_STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED'];
+
+/** A correct listing over 150 + n payments, n = requests so far: `total` moves between any two requests. */
+function growingListing(url: URL, res: import('node:http').ServerResponse, n: number): void {
+  const json = (status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  if (url.pathname === '/merchant/status') return json(200, { success: true, message: 'ok' });
+  if (!/^\/payments\/n1\/merchant\/[^/]+\/payments$/.test(url.pathname)) return json(404, { message: 'not found' });
+  const q = url.searchParams;
+  const int = (v: string | null, d: number) => (v === null ? d : /^\d+$/.test(v) ? Number(v) : Number.NaN);
+  const offset = int(q.get('offset'), 0);
+  const limit = int(q.get('limit'), 10);
+  if (!Number.isFinite(offset) || !Number.isFinite(limit) || limit < 1 || q.getAll('limit').length > 1) {
+    return json(400, { message: 'invalid' });
+  }
+  let rows = Array.from({ length: 150 + n }, (_, i) => ({
+    id: `p${String(i).padStart(5, '0')}`,
+    status: GROWING_STATUSES[i % 4] as string,
+    amount: ((i * 7919) % 997) + 1,
+    currency: 'EUR',
+    createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+  }));
+  const status = q.get('filter[status]');
+  if (status !== null) rows = rows.filter((r) => r.status === status);
+  const sort = q.get('sort');
+  if (sort === 'amount' || sort === '-amount') {
+    const dir = sort === 'amount' ? 1 : -1;
+    rows.sort((a, b) => dir * (a.amount - b.amount) || a.id.localeCompare(b.id));
+  } else if (sort !== null) return json(400, { message: 'unknown sort' });
+  const inForce = Math.min(limit, 100);
+  json(200, {
+    success: true,
+    message: 'OK',
+    data: rows.slice(offset, offset + inForce),
+    offset,
+    limit: inForce,
+    total: rows.length,
+  });
 }
 
 /** A loopback port with nothing listening (bound, then released). */
