@@ -6,10 +6,12 @@
  *   4. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
  *      variant (each must pass) — reports/mutation.json, reports/specificity.json
  *   5. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
+ *   6. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { runChangingData } from '../tests/e2e/changing-data.ts';
 import { runCanary } from '../tests/e2e/secrets-canary.ts';
 
 interface Stage {
@@ -105,6 +107,16 @@ await stage('secrets', async () => {
     failed,
     note: `${results.length} canary scenarios, 0 key occurrences required`,
   };
+});
+
+await stage('changing-data', async () => {
+  const r = await runChangingData();
+  const shown = Object.entries(r.verdicts)
+    .map(([id, v]) => `${id} ${v}`)
+    .join(', ');
+  console.log(shown);
+  for (const p of r.problems) console.log(`FAIL ${p}`);
+  return passFail(r.problems.length === 0, 'growing target: no failure, inconclusive where reads disagree');
 });
 
 function listTests(): string[] {

@@ -84,14 +84,21 @@ function growingListing(url: URL, res: import('node:http').ServerResponse, n: nu
   const json = (status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
-  if (url.pathname === '/merchant/status') return json(200, { success: true, message: 'ok' });
-  if (!/^\/payments\/n1\/merchant\/[^/]+\/payments$/.test(url.pathname)) return json(404, { message: 'not found' });
+  if (url.pathname === '/merchant/status') {
+    json(200, { success: true, message: 'ok' });
+    return;
+  }
+  if (!/^\/payments\/n1\/merchant\/[^/]+\/payments$/.test(url.pathname)) {
+    json(404, { message: 'not found' });
+    return;
+  }
   const q = url.searchParams;
   const int = (v: string | null, d: number) => (v === null ? d : /^\d+$/.test(v) ? Number(v) : Number.NaN);
   const offset = int(q.get('offset'), 0);
   const limit = int(q.get('limit'), 10);
   if (!Number.isFinite(offset) || !Number.isFinite(limit) || limit < 1 || q.getAll('limit').length > 1) {
-    return json(400, { message: 'invalid' });
+    json(400, { message: 'invalid' });
+    return;
   }
   let rows = Array.from({ length: 150 + n }, (_, i) => ({
     id: `p${String(i).padStart(5, '0')}`,
@@ -106,7 +113,10 @@ function growingListing(url: URL, res: import('node:http').ServerResponse, n: nu
   if (sort === 'amount' || sort === '-amount') {
     const dir = sort === 'amount' ? 1 : -1;
     rows.sort((a, b) => dir * (a.amount - b.amount) || a.id.localeCompare(b.id));
-  } else if (sort !== null) return json(400, { message: 'unknown sort' });
+  } else if (sort !== null) {
+    json(400, { message: 'unknown sort' });
+    return;
+  }
   const inForce = Math.min(limit, 100);
   json(200, {
     success: true,
