@@ -40,9 +40,12 @@ const projects: MatrixProject[] = [
   // A fault on an ADVISORY rule fails a run only in strict mode, so its run is strict.
   ...FAULTS.map((f) => ({
     name: `fault:${f.name}`,
-    use: { mock: { faults: [f.name], strict: rule(f.rule as RuleId).level === 'ADVISORY' } },
+    use: { mock: { faults: [f.name], strict: rule(f.rule as RuleId).level === 'ADVISORY', recordViolations: true } },
   })),
-  ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({ name: `variant:${name}`, use: { mock: { variants } } })),
+  ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({
+    name: `variant:${name}`,
+    use: { mock: { variants, recordViolations: true } },
+  })),
 ].filter((p) => only.size === 0 || only.has(p.name));
 
 export default defineConfig<unknown, { mock: MockProjectOptions }>({

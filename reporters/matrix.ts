@@ -52,14 +52,18 @@ export default class MatrixReporter implements Reporter {
     };
     this.tallies.set(project, t);
     t.tests += 1;
-    for (const a of result.annotations ?? []) {
-      if (a.type === 'advisory')
-        for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
+    const notes = result.annotations ?? [];
+    for (const a of notes) {
+      if (a.type !== 'advisory') continue;
+      for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
     }
-    if (result.status === 'passed' || result.status === 'skipped') return;
+    // A violation is a failed test or, in projects that record them (recordViolations), an annotation.
+    const recorded = notes.filter((a) => a.type === 'violation').map((a) => a.description ?? '');
+    const failedTest = result.status !== 'passed' && result.status !== 'skipped';
+    if (!failedTest && recorded.length === 0) return;
     t.failed += 1;
     // Colour codes would glue to the rule id (`…[31mLIM-CAP`) and hide it from the pattern.
-    const text = stripAnsi(result.errors.map((e) => e.message ?? '').join('\n'));
+    const text = stripAnsi([...recorded, ...result.errors.map((e) => e.message ?? '')].join('\n'));
     const ids = [...text.matchAll(VIOLATED)].map((m) => m[1] as string);
     for (const id of ids) t.fired.add(id);
     const first = `${test.title}: ${text.split('\n')[0] ?? result.status}`;
