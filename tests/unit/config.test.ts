@@ -173,6 +173,7 @@ describe('resolveTarget: the bundled mock', () => {
         live: mockTarget.keys.live,
         restricted: mockTarget.keys.restricted,
         revoked: mockTarget.keys.revoked,
+        old: mockTarget.keys.revoked,
       },
       merchants: {
         sandbox: mockTarget.merchants.sandbox,
