@@ -3,9 +3,11 @@
  * bundled mock, which webServer starts when API_BASE_URL is unset. The config is validated here, before
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
+import { resetLedger } from './fixtures/ledger.ts';
 
 function validatedTarget(): Target {
   try {
@@ -21,13 +23,17 @@ function validatedTarget(): Target {
 const target = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
-// API_MAX_REQUESTS is the run's budget: each worker gets its share (workers inherit this variable).
-process.env.CONFORMANCE_WORKERS = String(WORKERS);
 // CONFORMANCE_REPORTS_DIR lets the self-tests keep their runs apart from the user's reports.
 const REPORTS = process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
-// Allure results accumulate between runs unless cleaned; only the main process cleans.
-if (isMainProcess) rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
+if (isMainProcess) {
+  // Allure results accumulate between runs unless cleaned.
+  rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
+  // One request ledger for the whole run (every worker, every restart): the budget and the count.
+  mkdirSync(REPORTS, { recursive: true });
+  process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
+  resetLedger(process.env.CONFORMANCE_LEDGER);
+}
 
 export default defineConfig({
   testDir: './specs',

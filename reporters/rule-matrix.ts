@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { openLedger } from '../fixtures/ledger.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../fixtures/rules.ts';
 import { redact } from '../fixtures/secrets.ts';
 import { stripAnsi } from './ansi.ts';
@@ -94,7 +95,11 @@ export default class RuleMatrixReporter implements Reporter {
       return { ...base(r), verdict: worst.verdict, evidence, checks: list.length, requests };
     });
     const probe = Number(process.env.CONFORMANCE_PROBE_REQUESTS ?? 0);
-    const requests = rows.reduce((n, r) => n + r.requests, 0) + probe;
+    // The ledger counts every request of the run (retries, and checks whose worker was replaced);
+    // without one, the checks' own counts.
+    const ledger = openLedger();
+    const requests = ledger.sent() || rows.reduce((n, r) => n + r.requests, 0) + probe;
+    const gone = ledger.transportFailures();
     const seconds = (Date.now() - this.started) / 1000;
     const counts = Object.fromEntries(SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
     const summary = {
@@ -102,6 +107,7 @@ export default class RuleMatrixReporter implements Reporter {
       durationSeconds: Number(seconds.toFixed(2)),
       requests,
       requestMethods: ['GET'],
+      transportFailures: gone,
       verdicts: counts,
       rules: rows,
     };
@@ -109,6 +115,9 @@ export default class RuleMatrixReporter implements Reporter {
     writeFileSync(`${this.outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
     writeFileSync(`${this.outputDir}/conformance.md`, redact(markdown(rows, summary)));
     console.log(redact(consoleTable(rows)));
+    if (gone > 0) {
+      console.log(`The target failed to answer ${gone} request(s) after retries; checks after that were not run.`);
+    }
     console.log(
       `Requests sent: ${requests} (GET only${probe ? `, ${probe} of them the reachability probe` : ''}) in ${seconds.toFixed(1)} s. ` +
         `Rules: ${SEVERITY.filter((v) => counts[v])

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Target } from '../../fixtures/config.ts';
 import {
@@ -12,11 +15,14 @@ import {
   curlFor,
   type KeyMutation,
   NO_AUTH,
+  TARGET_GONE_AFTER,
+  TargetGone,
   TransportError,
 } from '../../fixtures/http.ts';
+import { openLedger, resetLedger } from '../../fixtures/ledger.ts';
 
-// The budget is split over CONFORMANCE_WORKERS; these tests use one client per worker.
-delete process.env.CONFORMANCE_WORKERS;
+// These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.
+delete process.env.CONFORMANCE_LEDGER;
 
 const TEST_KEY = 'sk_test_HttpUnitKEY0a1b2c3d4e5f6';
 const LIVE_KEY = 'sk_live_HttpUnitLIVE9z8y7x6w5v4';
@@ -351,16 +357,26 @@ describe('ApiClient: budget', () => {
     assert.equal(requests.length, 3);
   });
 
-  test('the budget is split over the workers', async () => {
-    const client = new ApiClient(target({ maxRequests: 7 }), 2);
-    assert.equal(client.budget, 3);
-    for (let i = 0; i < 3; i++) await client.get('/ok', { auth: asKey('test') });
-    await assert.rejects(client.get('/ok', { auth: asKey('test') }), BudgetExhausted);
+  test("the budget is the run's: clients sharing a file ledger (workers, restarted workers) share it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    const path = join(dir, '.requests');
+    resetLedger(path);
+    const env = { CONFORMANCE_LEDGER: path };
+    const a = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
+    const b = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
+    await a.get('/ok', { auth: asKey('test') });
+    await b.get('/ok', { auth: asKey('test') });
+    await a.get('/ok', { auth: asKey('test') });
+    await assert.rejects(b.get('/ok', { auth: asKey('test') }), BudgetExhausted);
+    // A worker that replaces a failed one starts with the same count, not at zero.
+    const replaced = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
+    await assert.rejects(replaced.get('/ok', { auth: NO_AUTH }), BudgetExhausted);
     assert.equal(requests.length, 3);
-    assert.equal(new ApiClient(target({ maxRequests: 1 }), 4).budget, 1, 'at least one request per worker');
+    assert.equal(openLedger(env).sent(), 3);
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the budget is per client', async () => {
+  test('without a file ledger the budget is per client', async () => {
     const a = new ApiClient(target({ maxRequests: 1 }));
     const b = new ApiClient(target({ maxRequests: 1 }));
     await a.get('/ok', { auth: asKey('test') });
@@ -427,6 +443,19 @@ describe('ApiClient: transport errors', { concurrency: true }, () => {
     const elapsed = performance.now() - started;
     assert.ok(elapsed >= 0.8 * (200 + 800), `backoff 200 + 800 ms, took ${elapsed.toFixed(0)} ms`);
     assert.equal(client.sent, 3);
+  });
+
+  test('after 3 transport failures the target is taken as gone: TargetGone, nothing more is sent', async () => {
+    const port = await closedPort();
+    const ledger = openLedger({});
+    for (let i = 0; i < TARGET_GONE_AFTER; i++) ledger.recordTransportFailure();
+    const client = new ApiClient(target({ baseURL: `http://127.0.0.1:${port}` }), ledger);
+    await assert.rejects(client.get('/payments', { auth: asKey('test') }), (error: unknown) => {
+      assert.ok(error instanceof TargetGone);
+      assert.match(error.message, /stopped answering \(3 requests failed/);
+      return true;
+    });
+    assert.equal(client.sent, 0);
   });
 
   test('timeout: TransportError "no answer before API_TIMEOUT_MS" after 3 attempts', async () => {
