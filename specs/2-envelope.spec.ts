@@ -5,7 +5,7 @@
 import { envelopeViolation } from '../checks/envelope.ts';
 import { SPEC_STATUS } from '../fixtures/arbitraries.ts';
 import type { Target } from '../fixtures/config.ts';
-import { enumerate, fetchPage, type Listing, readEnvelope } from '../fixtures/dataset.ts';
+import { enumerate, fetchPage, type Listing, liveListing, readEnvelope } from '../fixtures/dataset.ts';
 import { asKey, type Exchange } from '../fixtures/http.ts';
 import { check, test } from '../fixtures/test.ts';
 import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
@@ -79,3 +79,14 @@ test.describe('§2 Paginated collection envelope', () => {
 function queryText(e: Exchange): string {
   return e.query.length === 0 ? '' : `?${e.query.map(([k, v]) => `${k}=${v}`).join('&')}`;
 }
+
+test.describe('§2 The live listing (cutover checklist)', () => {
+  // Before the go-live cutover: the live key's own listing has the same envelope (one request).
+  check(
+    "ENV-SCHEMA the live key's listing of the live merchant matches the envelope",
+    async ({ target, api }) => {
+      assertNoViolation(envelopeViolation(await fetchPage(api, liveListing(target), { offset: 0, limit: 5 })));
+    },
+    { needs: ['live', 'liveMerchant'], tag: '@cutover' },
+  );
+});

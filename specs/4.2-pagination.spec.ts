@@ -40,6 +40,7 @@ import {
   fetchPage,
   identity,
   type Listing,
+  liveListing,
   type ResultSet,
   readEnvelope,
   Unusable,
@@ -369,5 +370,21 @@ test.describe('§4.2 List payments: empty pages', () => {
         if (readEnvelope(e)?.total === 0) assertNoViolation(emptyViolation(e, 0, false));
       }
     },
+  );
+});
+
+test.describe('§4.2 The live listing (cutover checklist)', () => {
+  // Before the go-live cutover: the live key's listing echoes offset and limit (one request).
+  check(
+    "PAG-ECHO the live key's listing echoes offset and limit as sent",
+    async ({ target, api }) => {
+      const sent = { offset: 1, limit: 3 };
+      const e = await fetchPage(api, liveListing(target), sent);
+      if (e.status !== 200) {
+        assertNoViolation({ rule: 'PAG-ECHO', expected: 'HTTP 200 listing', received: excerpt(e), exchange: e });
+      }
+      assertNoViolation(echoViolation(e, sent, target.defaultLimit));
+    },
+    { needs: ['live', 'liveMerchant'], tag: '@cutover' },
   );
 });

@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { capViolation } from '../checks/envelope.ts';
 import { describeWindow, MAX_LIMIT, overCapLimitArb, SPEC_STATUS } from '../fixtures/arbitraries.ts';
 import type { Target } from '../fixtures/config.ts';
-import { describeListing, fetchPage, type Listing, readEnvelope, Unusable } from '../fixtures/dataset.ts';
+import { describeListing, fetchPage, type Listing, liveListing, readEnvelope, Unusable } from '../fixtures/dataset.ts';
 import { asKey } from '../fixtures/http.ts';
 import { forAll } from '../fixtures/property.ts';
 import { check, test } from '../fixtures/test.ts';
-import { excerpt } from '../fixtures/violation.ts';
+import { assertNoViolation, excerpt } from '../fixtures/violation.ts';
 
 type Query = Pick<Listing, 'status' | 'sort'>;
 const QUERIES: Query[] = [
@@ -72,4 +72,16 @@ test.describe('§8 Limits: maximum limit', () => {
       { describe, examples, numRuns: Math.max(target.fcNumRuns, examples.length) },
     );
   });
+});
+
+test.describe('§8 Limits on the live listing (cutover checklist)', () => {
+  // Before the go-live cutover: the cap holds for the live key's listing too (one request).
+  check(
+    "LIM-CAP the live key's listing: limit 101 gets a 4xx, or at most 100 records with limit echoed as 100",
+    async ({ target, api }) => {
+      const limit = MAX_LIMIT + 1;
+      assertNoViolation(capViolation(await fetchPage(api, liveListing(target), { offset: 0, limit }), limit));
+    },
+    { needs: ['live', 'liveMerchant'], tag: '@cutover' },
+  );
 });
