@@ -7,12 +7,15 @@
  *      variant (each must pass) — reports/mutation.json, reports/specificity.json
  *   5. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   6. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
+ *   7. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
-import { runCanary } from '../tests/e2e/secrets-canary.ts';
+import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
+import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 
 interface Stage {
   name: string;
@@ -117,6 +120,14 @@ await stage('changing-data', async () => {
   console.log(shown);
   for (const p of r.problems) console.log(`FAIL ${p}`);
   return passFail(r.problems.length === 0, 'growing target: no failure, inconclusive where reads disagree');
+});
+
+await stage('artifacts', () => {
+  // Last: every report any stage wrote, for the mock's and the canaries' keys and anything key-shaped.
+  const keys = [...Object.values(mockTarget.keys), ...Object.values(CANARY_KEYS)];
+  const { files, hits } = scanPaths(['reports', 'test-results', 'playwright-report'], keys, [KEY_SHAPE]);
+  for (const h of hits.slice(0, 10)) console.log(`    leak: ${h.file} (${h.form})`);
+  return passFail(hits.length === 0, `${files} files under reports/ scanned, ${hits.length} key occurrences`);
 });
 
 function listTests(): string[] {

@@ -29,13 +29,18 @@ export function leakForms(key: string): Array<[string, string]> {
   ].filter(([, v]) => (v as string).length >= 8) as Array<[string, string]>;
 }
 
-export function scanPaths(paths: string[], keys: string[]): { files: number; hits: Hit[] } {
+/** Anything shaped like a key, configured or not (the shape the before-stop hook looks for). */
+export const KEY_SHAPE = /sk_(?:test|live)_[A-Za-z0-9]{12,}/;
+
+export function scanPaths(paths: string[], keys: string[], patterns: RegExp[] = []): { files: number; hits: Hit[] } {
   const forms = keys.flatMap((k) => leakForms(k));
   const hits: Hit[] = [];
   let files = 0;
   const visit = (label: string, data: Buffer) => {
     files += 1;
     for (const [form, needle] of forms) if (data.includes(needle)) hits.push({ file: label, form });
+    const text = patterns.length > 0 ? data.toString('latin1') : '';
+    for (const p of patterns) if (p.test(text)) hits.push({ file: label, form: `pattern ${p.source}` });
     let entries: Array<[string, Buffer]> = [];
     try {
       entries = unzip(data);

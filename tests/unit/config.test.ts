@@ -241,7 +241,8 @@ describe('resolveTarget: problems name the variable, never the value', () => {
   ];
   for (const slot of slots) {
     for (const bad of slot.bad) {
-      test(`CFG-KEYS: ${slot.name} with a malformed value is rejected by name only (${JSON.stringify(bad)})`, () => {
+      // Titles go into reports: key-shaped values are shown redacted there too.
+      test(`CFG-KEYS: ${slot.name} with a malformed value is rejected by name only (${redact(JSON.stringify(bad))})`, () => {
         const { problems, message } = problemsOf(env({ [slot.name]: bad }));
         assert.equal(problems.length, 1);
         assert.match(
@@ -257,7 +258,7 @@ describe('resolveTarget: problems name the variable, never the value', () => {
       });
     }
     for (const good of slot.good) {
-      test(`CFG-KEYS: ${slot.name} accepts ${JSON.stringify(good)}`, () => {
+      test(`CFG-KEYS: ${slot.name} accepts ${redact(JSON.stringify(good))}`, () => {
         const t = resolveTarget(env({ [slot.name]: good }));
         const slotKey = Object.entries(KEY_VARS).find(([, v]) => v === slot.name)?.[0] as keyof Target['keys'];
         assert.equal(t.keys[slotKey], good);
@@ -285,7 +286,7 @@ describe('resolveTarget: problems name the variable, never the value', () => {
   });
 
   for (const raw of ['not a url', 'sk_test_SecretLookingUrl99', '://nohost', 'http//missing-colon.example']) {
-    test(`unparsable API_BASE_URL is named without its value (${raw})`, () => {
+    test(`unparsable API_BASE_URL is named without its value (${redact(raw)})`, () => {
       const { problems, message } = problemsOf(env({ API_BASE_URL: raw }));
       assert.deepEqual(problems, ['API_BASE_URL is not a parsable URL (expected e.g. https://sandbox.example.com)']);
       assert.ok(!message.includes(raw));

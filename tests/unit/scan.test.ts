@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
-import { type Hit, leakForms, scanPaths, unzip } from '../support/scan.ts';
+import { type Hit, KEY_SHAPE, leakForms, scanPaths, unzip } from '../support/scan.ts';
 
 // 31 characters: not a multiple of 3, so the Base64 of `key` is not a prefix of the Base64 of `key:`.
 const KEY = 'sk_test_CANARYq7Z3xW9vB2nM5kL8pQ';
@@ -273,6 +273,15 @@ describe('scanPaths: positive controls (a planted canary must be found)', () => 
       [...files].sort(),
       ['aligned.txt', 'shift1.txt', 'shift2.txt'].map((f) => join(dir, f)),
     );
+  });
+});
+
+describe('scanPaths: key-shaped patterns', () => {
+  test('anything key-shaped is found, even a key never configured; short prefixes are not', () => {
+    const shaped = ['sk', 'test', 'Zq9Wx8Vc7Bn6M'].join('_');
+    const dir = tree({ 'a.txt': `title (${shaped})`, 'b.txt': 'format sk_test_<hash>, prefix sk_live_ only' });
+    const hits = scanPaths([dir], [], [KEY_SHAPE]).hits;
+    assert.deepEqual(hits, [{ file: join(dir, 'a.txt'), form: `pattern ${KEY_SHAPE.source}` }]);
   });
 });
 
