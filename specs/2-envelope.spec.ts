@@ -3,27 +3,17 @@
  * pages of every kind of query, every page of a whole result set, the last page and the pages past the end.
  */
 import { envelopeViolation } from '../checks/envelope.ts';
-import { SPEC_STATUS } from '../fixtures/arbitraries.ts';
-import type { Target } from '../fixtures/config.ts';
-import { enumerate, fetchPage, type Listing, liveListing, readEnvelope } from '../fixtures/dataset.ts';
-import { asKey, type Exchange } from '../fixtures/http.ts';
+import {
+  enumerate,
+  fetchPage,
+  LISTING_QUERIES,
+  liveListing,
+  readEnvelope,
+  sandboxListing,
+} from '../fixtures/dataset.ts';
+import type { Exchange } from '../fixtures/http.ts';
 import { check, test } from '../fixtures/test.ts';
 import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
-
-const sandbox = (target: Target, query: Pick<Listing, 'status' | 'sort'> = {}): Listing => ({
-  merchant: target.merchants.sandbox,
-  auth: asKey('test'),
-  ...query,
-});
-
-/** The queries whose pages are checked: unfiltered, filtered, sorted both ways, and both combined. */
-const QUERIES: Array<Pick<Listing, 'status' | 'sort'>> = [
-  {},
-  { status: SPEC_STATUS },
-  { sort: 'amount' },
-  { sort: '-amount' },
-  { status: SPEC_STATUS, sort: '-amount' },
-];
 
 /** The first envelope violation among the exchanges, naming the request it answered. */
 function firstViolation(exchanges: readonly Exchange[], note = ''): Violation | undefined {
@@ -42,15 +32,15 @@ test.describe('§2 Paginated collection envelope', () => {
     'ENV-SCHEMA first pages match the envelope: default limit, limit 1, filtered, sorted',
     async ({ target, api }) => {
       const exchanges: Exchange[] = [];
-      for (const query of QUERIES) exchanges.push(await fetchPage(api, sandbox(target, query)));
-      exchanges.push(await fetchPage(api, sandbox(target), { offset: 0, limit: 1 }));
+      for (const query of LISTING_QUERIES) exchanges.push(await fetchPage(api, sandboxListing(target, query)));
+      exchanges.push(await fetchPage(api, sandboxListing(target), { offset: 0, limit: 1 }));
       assertNoViolation(firstViolation(exchanges));
     },
   );
 
   check('ENV-SCHEMA every page of the whole result set at limit 100 matches the envelope', async ({ target, api }) => {
-    for (const query of QUERIES.slice(0, 2)) {
-      const listing = sandbox(target, query);
+    for (const query of LISTING_QUERIES.slice(0, 2)) {
+      const listing = sandboxListing(target, query);
       const set = await enumerate(api, target, listing, 'ENV-SCHEMA');
       assertNoViolation(firstViolation(set.pages));
     }
@@ -59,8 +49,8 @@ test.describe('§2 Paginated collection envelope', () => {
   check(
     'ENV-SCHEMA the last page, the pages past the end and an empty result match the envelope',
     async ({ target, api }) => {
-      for (const query of QUERIES.slice(0, 2)) {
-        const listing = sandbox(target, query);
+      for (const query of LISTING_QUERIES.slice(0, 2)) {
+        const listing = sandboxListing(target, query);
         const first = await fetchPage(api, listing, { offset: 0, limit: 1 });
         assertNoViolation(firstViolation([first]));
         const total = readEnvelope(first)?.total ?? 0;
@@ -70,7 +60,7 @@ test.describe('§2 Paginated collection envelope', () => {
         assertNoViolation(firstViolation(exchanges, ` (total ${total})`));
       }
       // A status that matches nothing may be refused (reading.md); answered with 200, it is an empty envelope.
-      const none = await fetchPage(api, sandbox(target, { status: 'NO_SUCH_STATUS' }));
+      const none = await fetchPage(api, sandboxListing(target, { status: 'NO_SUCH_STATUS' }));
       if (none.status === 200) assertNoViolation(firstViolation([none]));
     },
   );

@@ -39,37 +39,25 @@ import {
   enumerate,
   fetchPage,
   identity,
+  LISTING_QUERIES,
   type Listing,
   liveListing,
+  type Query,
   type ResultSet,
   readEnvelope,
+  sandboxListing,
   Unusable,
 } from '../fixtures/dataset.ts';
-import { type ApiClient, asKey, type Exchange } from '../fixtures/http.ts';
+import type { ApiClient, Exchange } from '../fixtures/http.ts';
 import { forAll } from '../fixtures/property.ts';
 import type { RuleId } from '../fixtures/rules.ts';
 import { check, test } from '../fixtures/test.ts';
 import { assertNoViolation, excerpt, type Violation } from '../fixtures/violation.ts';
 
-type Query = Pick<Listing, 'status' | 'sort'>;
-/** Unfiltered, filtered, sorted both ways, and filter with sort. */
-const QUERIES: Query[] = [
-  {},
-  { status: SPEC_STATUS },
-  { sort: 'amount' },
-  { sort: '-amount' },
-  { status: SPEC_STATUS, sort: '-amount' },
-];
 const REFERENCE = { offset: 0, limit: MAX_LIMIT };
 /** A walk at limit L reads at most this many pages. */
 const MAX_WALK_PAGES = 30;
 
-const sandbox = (target: Target, q: Query = {}): Listing => ({
-  merchant: target.merchants.sandbox,
-  auth: asKey('test'),
-  status: q.status,
-  sort: q.sort,
-});
 const isClientError = (status: number) => status >= 400 && status < 500;
 const queryLabel = (q: Query) =>
   q.status || q.sort ? describeWindow({ status: q.status, sort: q.sort }) : 'the unfiltered listing';
@@ -83,8 +71,8 @@ interface Reference {
 /** One reference read per filter (sorting does not change the matching set, hence not the total). */
 async function references(api: ApiClient, target: Target, rule: RuleId): Promise<Map<string, Reference>> {
   const refs = new Map<string, Reference>();
-  for (const status of new Set(QUERIES.map((q) => q.status))) {
-    const listing = sandbox(target, { status });
+  for (const status of new Set(LISTING_QUERIES.map((q) => q.status))) {
+    const listing = sandboxListing(target, { status });
     const exchange = await fetchPage(api, listing, REFERENCE);
     const env = readEnvelope(exchange);
     const label = describeWindow({ ...REFERENCE, status });
@@ -120,7 +108,7 @@ function windowProperty(
     ctx.target,
     arb,
     async (w) => {
-      const e = await fetchPage(ctx.api, sandbox(ctx.target, w), w);
+      const e = await fetchPage(ctx.api, sandboxListing(ctx.target, w), w);
       if (e.status === 200) return judge(e, w);
       const mayRefuse =
         (w.limit ?? 0) > MAX_LIMIT ||
@@ -133,20 +121,20 @@ function windowProperty(
   );
 }
 
-/** A window on one of QUERIES, its offset drawn for that query's total. */
+/** A window on one of LISTING_QUERIES, its offset drawn for that query's total. */
 function queryWindowArb(
   total: (q: Query) => number,
   offset: (t: number) => fc.Arbitrary<number | undefined>,
   limit: fc.Arbitrary<number | undefined>,
 ) {
   return fc.oneof(
-    ...QUERIES.map((q) => fc.record({ offset: offset(total(q)), limit }).map((w): Window => ({ ...q, ...w }))),
+    ...LISTING_QUERIES.map((q) => fc.record({ offset: offset(total(q)), limit }).map((w): Window => ({ ...q, ...w }))),
   );
 }
 
 /** The windows of PAG-ECHO and PAG-SIZE: any mix of parameters, from the unfiltered total and the statuses seen. */
 async function anyWindows(api: ApiClient, target: Target, rule: RuleId) {
-  const all = await enumerate(api, target, sandbox(target), rule);
+  const all = await enumerate(api, target, sandboxListing(target), rule);
   const statusOf = (r: unknown) => (r as { status?: unknown } | null)?.status;
   const statuses = [...new Set(all.records.map(statusOf).filter((s): s is string => typeof s === 'string'))];
   const t = all.total;
@@ -169,7 +157,7 @@ async function anyWindows(api: ApiClient, target: Target, rule: RuleId) {
 
 async function enumerateAll(api: ApiClient, target: Target, rule: RuleId): Promise<ResultSet[]> {
   const sets: ResultSet[] = [];
-  for (const q of QUERIES) sets.push(await enumerate(api, target, sandbox(target, q), rule));
+  for (const q of LISTING_QUERIES) sets.push(await enumerate(api, target, sandboxListing(target, q), rule));
   return sets;
 }
 
@@ -235,7 +223,7 @@ test.describe('§4.2 List payments: total', () => {
     async ({ target, api }) => {
       const sets = await enumerateAll(api, target, 'PAG-TOTAL');
       for (const [i, set] of sets.entries())
-        assertNoViolation(countViolation(set, identity(set.records), queryLabel(QUERIES[i] ?? {})));
+        assertNoViolation(countViolation(set, identity(set.records), queryLabel(LISTING_QUERIES[i] ?? {})));
     },
   );
 });
@@ -249,7 +237,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
       const sets = await enumerateAll(api, target, 'PAG-PARTITION');
       const unsorted = new Map<string | undefined, ResultSet>();
       for (const [i, set] of sets.entries()) {
-        const q = QUERIES[i] ?? {};
+        const q = LISTING_QUERIES[i] ?? {};
         assertNoViolation(enumerationViolation(set, identity(set.records), queryLabel(q)));
         const base = unsorted.get(q.status);
         if (!base) unsorted.set(q.status, set);
@@ -271,7 +259,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
       const limitOf = ({ i, below }: { i: number; below: number }) =>
         Math.max(MAX_LIMIT - below, Math.min(MAX_LIMIT, Math.ceil(covered(sets[i] as ResultSet) / MAX_WALK_PAGES)));
       const arb = fc.record({
-        i: fc.integer({ min: 0, max: QUERIES.length - 1 }),
+        i: fc.integer({ min: 0, max: LISTING_QUERIES.length - 1 }),
         below: fc.integer({ min: 0, max: MAX_LIMIT - 1 }),
       });
       const walk = async (v: { i: number; below: number }) => {
@@ -283,7 +271,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
           pages.length < MAX_WALK_PAGES && (offset === 0 || offset < covered(set));
           offset += limit
         ) {
-          const exchange = await fetchPage(api, sandbox(target, QUERIES[v.i]), { offset, limit });
+          const exchange = await fetchPage(api, sandboxListing(target, LISTING_QUERIES[v.i]), { offset, limit });
           const env = readEnvelope(exchange);
           if (env && env.total !== set.total) throw new DataChanged(`total went from ${set.total} to ${env.total}`);
           pages.push({ offset, exchange });
@@ -291,7 +279,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
         return walkViolation(pages, limit, set, identity(set.records));
       };
       await forAll(target, arb, walk, {
-        describe: (v) => `${queryLabel(QUERIES[v.i] ?? {})}, pages of limit=${limitOf(v)}`,
+        describe: (v) => `${queryLabel(LISTING_QUERIES[v.i] ?? {})}, pages of limit=${limitOf(v)}`,
         examples: [
           { i: 0, below: MAX_LIMIT - 1 },
           { i: 1, below: MAX_LIMIT - 7 },
@@ -305,7 +293,8 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
 
   check('PAG-PARTITION any (offset, limit) window is the matching slice of the result set', async (ctx) => {
     const sets = await enumerateAll(ctx.api, ctx.target, 'PAG-PARTITION');
-    const setOf = (q: Query) => sets[QUERIES.findIndex((x) => x.status === q.status && x.sort === q.sort)] as ResultSet;
+    const setOf = (q: Query) =>
+      sets[LISTING_QUERIES.findIndex((x) => x.status === q.status && x.sort === q.sort)] as ResultSet;
     const t = (q: Query) => setOf(q).total;
     const examples: Window[] = [
       { offset: 1, limit: 10 },
@@ -358,7 +347,7 @@ test.describe('§4.2 List payments: empty pages', () => {
     'PAG-EMPTY a query that matches nothing (unknown status) gives data [] when it answers 200 with total 0',
     async ({ target, api }) => {
       for (const offset of [undefined, 0, 5]) {
-        const e = await fetchPage(api, sandbox(target, { status: 'NO_SUCH_STATUS' }), { offset, limit: 10 });
+        const e = await fetchPage(api, sandboxListing(target, { status: 'NO_SUCH_STATUS' }), { offset, limit: 10 });
         if (e.status >= 500)
           assertNoViolation({
             rule: 'PAG-EMPTY',

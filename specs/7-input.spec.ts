@@ -7,25 +7,18 @@ import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
 import { ODD_INPUTS, type OddInput, oddValueArb, SPEC_STATUS } from '../fixtures/arbitraries.ts';
 import type { Target } from '../fixtures/config.ts';
-import { type Listing, listingQuery, paymentsPath } from '../fixtures/dataset.ts';
-import { type ApiClient, asKey, type Exchange } from '../fixtures/http.ts';
+import { listingQuery, paymentsPath, type Query, sandboxListing } from '../fixtures/dataset.ts';
+import type { ApiClient, Exchange } from '../fixtures/http.ts';
 import { forAll } from '../fixtures/property.ts';
 import { check, test } from '../fixtures/test.ts';
 import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
 
-type Query = Pick<Listing, 'status' | 'sort'>;
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
 const QUERIES: Query[] = [{}, { status: SPEC_STATUS }, { sort: '-amount' }];
 
-const sandbox = (target: Target, query: Query = {}): Listing => ({
-  merchant: target.merchants.sandbox,
-  auth: asKey('test'),
-  ...query,
-});
-
 /** Sends the odd pairs after the query's own parameters. */
 function sendOdd(api: ApiClient, target: Target, query: Query, odd: OddInput): Promise<Exchange> {
-  const listing = sandbox(target, query);
+  const listing = sandboxListing(target, query);
   return api.get(paymentsPath(listing.merchant), {
     query: [...listingQuery(listing), ...odd.pairs],
     auth: listing.auth,

@@ -5,28 +5,19 @@
  */
 import fc from 'fast-check';
 import { capViolation } from '../checks/envelope.ts';
-import { describeWindow, MAX_LIMIT, overCapLimitArb, SPEC_STATUS } from '../fixtures/arbitraries.ts';
-import type { Target } from '../fixtures/config.ts';
-import { describeListing, fetchPage, type Listing, liveListing, readEnvelope, Unusable } from '../fixtures/dataset.ts';
-import { asKey } from '../fixtures/http.ts';
+import { describeWindow, MAX_LIMIT, overCapLimitArb } from '../fixtures/arbitraries.ts';
+import {
+  describeListing,
+  fetchPage,
+  LISTING_QUERIES,
+  liveListing,
+  readEnvelope,
+  sandboxListing,
+  Unusable,
+} from '../fixtures/dataset.ts';
 import { forAll } from '../fixtures/property.ts';
 import { check, test } from '../fixtures/test.ts';
 import { assertNoViolation, excerpt } from '../fixtures/violation.ts';
-
-type Query = Pick<Listing, 'status' | 'sort'>;
-const QUERIES: Query[] = [
-  {},
-  { status: SPEC_STATUS },
-  { sort: 'amount' },
-  { sort: '-amount' },
-  { status: SPEC_STATUS, sort: '-amount' },
-];
-
-const sandbox = (target: Target, query: Query = {}): Listing => ({
-  merchant: target.merchants.sandbox,
-  auth: asKey('test'),
-  ...query,
-});
 
 interface Request {
   i: number;
@@ -34,25 +25,25 @@ interface Request {
   limit: number;
 }
 
-const describe = (r: Request) => describeWindow({ ...QUERIES[r.i], offset: r.offset, limit: r.limit });
+const describe = (r: Request) => describeWindow({ ...LISTING_QUERIES[r.i], offset: r.offset, limit: r.limit });
 
 test.describe('§8 Limits: maximum limit', () => {
   // "Maximum limit | 100 records per request | Paginated collection endpoints." Reading: over the cap, a 4xx
   // or a 200 that echoes limit 100 and holds at most 100 records; never more than 100 records.
   check('LIM-CAP limit above 100: a 4xx, or at most 100 records with limit echoed as 100', async ({ target, api }) => {
     // The unfiltered total places the offsets inside the data, where a missing cap shows in the record count.
-    const first = await fetchPage(api, sandbox(target), { offset: 0, limit: 1 });
+    const first = await fetchPage(api, sandboxListing(target), { offset: 0, limit: 1 });
     const total = readEnvelope(first)?.total;
     if (total === undefined) {
       throw new Unusable({
         rule: 'LIM-CAP',
-        expected: `HTTP 200 listing for ${describeListing(sandbox(target))}`,
+        expected: `HTTP 200 listing for ${describeListing(sandboxListing(target))}`,
         received: excerpt(first),
         exchange: first,
       });
     }
     const arb = fc.record({
-      i: fc.integer({ min: 0, max: QUERIES.length - 1 }),
+      i: fc.integer({ min: 0, max: LISTING_QUERIES.length - 1 }),
       offset: fc.option(fc.integer({ min: 0, max: Math.max(0, total - 1) }), { nil: undefined, freq: 2 }),
       limit: overCapLimitArb(),
     });
@@ -68,7 +59,7 @@ test.describe('§8 Limits: maximum limit', () => {
     await forAll(
       target,
       arb,
-      async (r) => capViolation(await fetchPage(api, sandbox(target, QUERIES[r.i]), r), r.limit),
+      async (r) => capViolation(await fetchPage(api, sandboxListing(target, LISTING_QUERIES[r.i]), r), r.limit),
       { describe, examples, numRuns: Math.max(target.fcNumRuns, examples.length) },
     );
   });
