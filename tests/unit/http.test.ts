@@ -67,6 +67,17 @@ before(async () => {
         return json(401, { error: `invalid key ${presented(req.headers.authorization)}` });
       case '/echo-header':
         return json(401, { error: 'invalid key' }, { 'x-api-key': presented(req.headers.authorization) });
+      case '/echo-base64': {
+        // The key inside a longer Base64 text, one byte off the 3-byte boundary.
+        const b64 = Buffer.from(`u=${presented(req.headers.authorization)};`).toString('base64');
+        return json(200, { success: true, trace: b64 });
+      }
+      case '/echo-urlencoded':
+        return json(
+          302,
+          {},
+          { location: `/login?key=${encodeURIComponent(`${presented(req.headers.authorization)}+`)}` },
+        );
       case '/throttle':
         return json(429, { error: 'slow down' }, { 'retry-after': '0' });
       case '/throttle-once':
@@ -303,6 +314,16 @@ describe('ApiClient: keyLeak', () => {
     assert.equal(mutated.keyLeak, 'body');
     const bare = await client.get('/echo-header', { auth: asKey('test', { scheme: '' }) });
     assert.equal(bare.keyLeak, 'header x-api-key');
+  });
+
+  test('a key echoed Base64-encoded inside other text, or URL-encoded, is still found', async () => {
+    const client = new ApiClient(target());
+    const b64 = await client.get('/echo-base64', { auth: asKey('test') });
+    assert.ok(!b64.text.includes(TEST_KEY), 'precondition: not there as is');
+    assert.equal(b64.keyLeak, 'body (Base64)');
+    const url = await client.get('/echo-urlencoded', { auth: asKey('test', { mutation: EXTENDED }) });
+    assert.ok(url.headers.location?.includes('key='), 'precondition: the key went into a Location header');
+    assert.match(url.keyLeak ?? '', /^header location/);
   });
 
   test('no echo, no leak', async () => {
