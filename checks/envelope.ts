@@ -2,6 +2,7 @@
  * Pure checks on one listing response: `(exchange, what was sent) → Violation | undefined`.
  * They read the response only; the specs decide which requests to send.
  */
+import { MAX_LIMIT } from '../fixtures/arbitraries.ts';
 import { readEnvelope } from '../fixtures/dataset.ts';
 import type { Exchange } from '../fixtures/http.ts';
 import { excerpt, type Violation } from '../fixtures/violation.ts';
@@ -13,7 +14,6 @@ export interface Sent {
   limit?: number;
 }
 
-export const MAX_LIMIT = 100;
 const isClientError = (status: number) => status >= 400 && status < 500;
 
 /** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema. */
@@ -104,9 +104,15 @@ export function sizeViolation(e: Exchange): Violation | undefined {
 
 /**
  * PAG-EMPTY: `total` 0 gives []; `offset` >= `total` gives [] with `total` unchanged (`knownTotal`, from
- * another page of the same query). A 4xx is legal only for absurd offsets (`absurdAllowed`).
+ * another page of the same query). A 4xx is legal only for absurd offsets (`absurdAllowed`). Whether the page
+ * is past the end follows from the offset *sent*: a wrong echo must not hide records served past the end.
  */
-export function emptyViolation(e: Exchange, knownTotal: number, absurdAllowed: boolean): Violation | undefined {
+export function emptyViolation(
+  e: Exchange,
+  sentOffset: number,
+  knownTotal: number,
+  absurdAllowed: boolean,
+): Violation | undefined {
   if (absurdAllowed && isClientError(e.status)) return undefined;
   const env = readEnvelope(e);
   if (!env) {
@@ -117,11 +123,11 @@ export function emptyViolation(e: Exchange, knownTotal: number, absurdAllowed: b
       exchange: e,
     };
   }
-  const pastEnd = env.offset >= knownTotal || env.total === 0;
+  const pastEnd = sentOffset >= knownTotal || env.total === 0;
   if (pastEnd && (env.data.length !== 0 || env.total !== knownTotal)) {
     return {
       rule: 'PAG-EMPTY',
-      expected: `data [] and total ${knownTotal} (offset ${env.offset} is at or past the end)`,
+      expected: `data [] and total ${knownTotal} (offset ${sentOffset} is at or past the end)`,
       received: `${env.data.length} records, total ${env.total}`,
       exchange: e,
     };

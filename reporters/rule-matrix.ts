@@ -140,10 +140,6 @@ function base(r: (typeof RULES)[number]) {
 
 /** The most telling line of a failure: its "Received:" line, else its first line. */
 function evidenceOf(message: string): string {
-  return oneLineEvidence(message);
-}
-
-function oneLineEvidence(message: string): string {
   const clean = stripAnsi(message);
   const received = clean.split('\n').find((l) => l.trim().startsWith('Received:'));
   const line = (received ?? clean.split('\n')[0] ?? '').trim();

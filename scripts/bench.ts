@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
+import { KEY_VARS } from '../fixtures/config.ts';
 import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
 import { containsSecret, redact, registerSecret } from '../fixtures/secrets.ts';
 import { round, stopCurrentLoad } from './bench/load.ts';
@@ -113,14 +114,7 @@ function envFileOverrides(): string[] {
   if (!existsSync('.env')) return [];
   try {
     const names = Object.keys(dotenv.parse(readFileSync('.env')));
-    const ignored = new Set([
-      'API_BASE_URL',
-      'API_TEST_KEY',
-      'API_LIVE_KEY',
-      'API_RESTRICTED_KEY',
-      'API_REVOKED_KEY',
-      'API_OLD_KEY',
-    ]);
+    const ignored = new Set(['API_BASE_URL', ...Object.values(KEY_VARS)]);
     return names.filter((n) => /^(API_|FC_|CONFORMANCE_)/.test(n) && !ignored.has(n) && n !== 'CONFORMANCE_PROFILE');
   } catch {
     return [];

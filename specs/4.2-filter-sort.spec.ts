@@ -24,7 +24,7 @@ import {
   type Walked,
   walkLimits,
 } from '../checks/order.ts';
-import { inCapLimitArb, SPEC_STATUS, unknownStatusArb } from '../fixtures/arbitraries.ts';
+import { inCapLimitArb, MAX_LIMIT, SPEC_STATUS, unknownStatusArb } from '../fixtures/arbitraries.ts';
 import type { Target } from '../fixtures/config.ts';
 import {
   DataChanged,
@@ -32,12 +32,12 @@ import {
   enumerate,
   fetchPage,
   type Listing,
-  MAX_LIMIT,
   type ResultSet,
   readEnvelope,
+  sandboxListing,
   Unusable,
 } from '../fixtures/dataset.ts';
-import { type ApiClient, asKey, type Exchange } from '../fixtures/http.ts';
+import type { ApiClient, Exchange } from '../fixtures/http.ts';
 import { forAll } from '../fixtures/property.ts';
 import type { RuleId } from '../fixtures/rules.ts';
 import { check, test } from '../fixtures/test.ts';
@@ -48,8 +48,6 @@ const MAX_STATUSES = 12;
 /** A walk at a small limit reads at most this many pages (a prefix of a larger set). */
 const MAX_WALK_PAGES = 6;
 
-const unfiltered = (target: Target): Listing => ({ merchant: target.merchants.sandbox, auth: asKey('test') });
-
 interface Learned {
   all: ResultSet;
   /** Every string status seen, most frequent first. */
@@ -59,7 +57,7 @@ interface Learned {
 }
 
 async function learn(api: ApiClient, target: Target, rule: RuleId): Promise<Learned> {
-  const all = await enumerate(api, target, unfiltered(target), rule);
+  const all = await enumerate(api, target, sandboxListing(target), rule);
   const seen = statusCounts(all.records).map(([status]) => status);
   return { all, seen, statuses: [...new Set([SPEC_STATUS, ...seen.slice(0, MAX_STATUSES - 1)])] };
 }
@@ -68,14 +66,14 @@ async function learn(api: ApiClient, target: Target, rule: RuleId): Promise<Lear
 async function matchCount(api: ApiClient, target: Target, { all }: Learned, status: string, rule: RuleId) {
   const range = expectedMatches(all, status);
   if (range.min === range.max) return range.min;
-  return (await enumerate(api, target, { ...unfiltered(target), status }, rule)).total;
+  return (await enumerate(api, target, sandboxListing(target, { status }), rule)).total;
 }
 
 /** Before a count-based violation is reported: if the unfiltered total moved, the data changed under the check. */
 function unlessDataChanged(api: ApiClient, target: Target, all: ResultSet) {
   return async (v: Violation | undefined): Promise<Violation | undefined> => {
     if (!v) return v;
-    const env = readEnvelope(await fetchPage(api, unfiltered(target), { offset: 0, limit: 1 }));
+    const env = readEnvelope(await fetchPage(api, sandboxListing(target), { offset: 0, limit: 1 }));
     if (env && env.total !== all.total)
       throw new DataChanged(`unfiltered total went from ${all.total} to ${env.total}`);
     return v;
@@ -86,7 +84,7 @@ function unlessDataChanged(api: ApiClient, target: Target, all: ResultSet) {
 async function sortedSets(api: ApiClient, target: Target, rule: RuleId, status?: string) {
   const sets = new Map<AmountSort, ResultSet>();
   for (const sort of AMOUNT_SORTS)
-    sets.set(sort, await enumerate(api, target, { ...unfiltered(target), status, sort }, rule));
+    sets.set(sort, await enumerate(api, target, sandboxListing(target, { status, sort }), rule));
   return (sort: AmountSort) => sets.get(sort) as ResultSet;
 }
 
@@ -125,7 +123,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
     async ({ target, api }) => {
       const { all, statuses } = await learn(api, target, 'FLT-STATUS');
       for (const status of statuses) {
-        const set = await enumerate(api, target, { ...unfiltered(target), status }, 'FLT-STATUS');
+        const set = await enumerate(api, target, sandboxListing(target, { status }), 'FLT-STATUS');
         const total = filteredTotalViolation(set.pages[0] as Exchange, status, expectedMatches(all, status), all.total);
         assertNoViolation(
           statusViolation(set, status, 'FLT-STATUS') ?? (await unlessDataChanged(api, target, all)(total)),
@@ -143,7 +141,8 @@ test.describe('§4.2 List payments: filter[status]', () => {
       await forAll(
         target,
         unknownStatusArb([...known]),
-        async (value) => unknownStatusViolation(await fetchPage(api, { ...unfiltered(target), status: value }), value),
+        async (value) =>
+          unknownStatusViolation(await fetchPage(api, { ...sandboxListing(target), status: value }), value),
         {
           describe: (value) => `filter[status]=${JSON.stringify(value)}`,
           examples: [...caseChanged(known), 'NO_SUCH_STATUS'],
@@ -160,7 +159,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
       for (const status of learned.statuses) {
         const n = await matchCount(api, target, learned, status, 'FLT-BEFORE-PAGE');
         const limit = Math.min(MAX_LIMIT, Math.max(1, Math.ceil(n / 4)));
-        const w = await walk(api, { ...unfiltered(target), status }, limit, 'FLT-BEFORE-PAGE');
+        const w = await walk(api, sandboxListing(target, { status }), limit, 'FLT-BEFORE-PAGE');
         for (const [i, page] of w.pages.entries()) {
           assertNoViolation(fullPageViolation(page, status, { offset: i * limit, limit }, n));
         }
@@ -194,7 +193,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
       target,
       arb,
       async ({ status, offset, limit }) => {
-        const e = await fetchPage(api, { ...unfiltered(target), status }, { offset, limit });
+        const e = await fetchPage(api, sandboxListing(target, { status }), { offset, limit });
         return guard(fullPageViolation(e, status, { offset, limit }, n(status)));
       },
       { describe: (w) => `filter[status]=${w.status} offset=${w.offset} limit=${w.limit}`, examples },
@@ -242,7 +241,7 @@ test.describe('§4.2 List payments: sort', () => {
         target,
         fc.record({ sort: fc.constantFrom(...AMOUNT_SORTS), limit: fc.integer({ min: lo, max: hi }) }),
         async ({ sort, limit }) => {
-          const w = await walk(api, { ...unfiltered(target), sort }, limit, 'SRT-AMOUNT');
+          const w = await walk(api, { ...sandboxListing(target), sort }, limit, 'SRT-AMOUNT');
           const expected = all.capped ? undefined : all.records;
           return guard(
             orderedWalkViolation(w, sort, ref(sort), expected, 'SRT-AMOUNT', `sort=${sort} read at limit ${limit}`),
@@ -302,7 +301,7 @@ test.describe('§4.2 List payments: sort', () => {
         target,
         arb,
         async ({ status, sort, limit }) => {
-          const w = await walk(api, { ...unfiltered(target), status, sort }, limit, 'SRT-FILTER');
+          const w = await walk(api, sandboxListing(target, { status, sort }), limit, 'SRT-FILTER');
           const label = `filter[status]=${status} sort=${sort} read at limit ${limit}`;
           const expected = all.capped ? undefined : withStatus(all.records, status);
           return guard(

@@ -338,7 +338,11 @@ test.describe('§4.2 List payments: empty pages', () => {
       ];
       await windowProperty(ctx, 'PAG-EMPTY', queryWindowArb(t, pastEnd, limitArb()), examples, (e, w) => {
         const ref = refOf(refs, w);
-        return unlessDataChanged(ctx.api, ref, emptyViolation(e, ref.total, (w.offset ?? 0) >= ABSURD_OFFSET));
+        return unlessDataChanged(
+          ctx.api,
+          ref,
+          emptyViolation(e, w.offset ?? 0, ref.total, (w.offset ?? 0) >= ABSURD_OFFSET),
+        );
       });
     },
   );
@@ -356,7 +360,7 @@ test.describe('§4.2 List payments: empty pages', () => {
             exchange: e,
           });
         // A 4xx is legal; a total other than 0 is FLT-STATUS's to judge.
-        if (readEnvelope(e)?.total === 0) assertNoViolation(emptyViolation(e, 0, false));
+        if (readEnvelope(e)?.total === 0) assertNoViolation(emptyViolation(e, offset ?? 0, 0, false));
       }
     },
   );

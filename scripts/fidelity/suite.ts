@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KEY_VARS } from '../../fixtures/config.ts';
 import { redact } from '../../fixtures/secrets.ts';
 import type { LoadedTarget, Side } from './load.ts';
 
@@ -33,11 +34,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARGET_VARS = [
   'CONFORMANCE_PROFILE',
   'API_BASE_URL',
-  'API_TEST_KEY',
-  'API_LIVE_KEY',
-  'API_RESTRICTED_KEY',
-  'API_REVOKED_KEY',
-  'API_OLD_KEY',
+  ...Object.values(KEY_VARS),
   'SANDBOX_MERCHANT_ID',
   'LIVE_MERCHANT_ID',
   'OTHER_SANDBOX_MERCHANT_ID',

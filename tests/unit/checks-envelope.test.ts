@@ -7,10 +7,10 @@ import {
   emptyViolation,
   envelopeViolation,
   limitInForce,
-  MAX_LIMIT,
   robustnessViolation,
   sizeViolation,
 } from '../../checks/envelope.ts';
+import { MAX_LIMIT } from '../../fixtures/arbitraries.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 type Fields = Parameters<typeof envelope>[0];
@@ -143,29 +143,33 @@ describe('sizeViolation (PAG-SIZE)', () => {
 
 describe('emptyViolation (PAG-EMPTY)', () => {
   test('offset at or past the end with data [] and the known total passes', () => {
-    assert.equal(emptyViolation(page({ offset: 40, limit: 10, total: 40 }), 40, false), undefined);
-    assert.equal(emptyViolation(page({ offset: 41, limit: 10, total: 40 }), 40, false), undefined);
-    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 0 }), 0, false), undefined);
+    assert.equal(emptyViolation(page({ offset: 40, limit: 10, total: 40 }), 40, 40, false), undefined);
+    assert.equal(emptyViolation(page({ offset: 41, limit: 10, total: 40 }), 41, 40, false), undefined);
+    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 0 }), 0, 0, false), undefined);
   });
   test('a page inside the data is not judged', () => {
-    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 40, n: 10 }), 40, false), undefined);
+    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 40, n: 10 }), 0, 40, false), undefined);
   });
   test('an absurd offset may be refused with a 4xx; an ordinary one may not', () => {
-    assert.equal(emptyViolation(status(400), 40, true), undefined);
-    assert.equal(emptyViolation(status(400), 40, false)?.rule, 'PAG-EMPTY');
-    assert.equal(emptyViolation(status(500), 40, true)?.rule, 'PAG-EMPTY');
+    assert.equal(emptyViolation(status(400), 45, 40, true), undefined);
+    assert.equal(emptyViolation(status(400), 45, 40, false)?.rule, 'PAG-EMPTY');
+    assert.equal(emptyViolation(status(500), 45, 40, true)?.rule, 'PAG-EMPTY');
+  });
+  test('a past-end request fails on records even when the target echoes a wrong offset', () => {
+    // offset 45 was sent (past total 40); the target echoes 0 and serves a page: still PAG-EMPTY.
+    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 40, n: 10 }), 45, 40, false)?.rule, 'PAG-EMPTY');
   });
   test('records past the end fail', () => {
-    const v = emptyViolation(page({ offset: 40, limit: 10, total: 40, n: 10 }), 40, false);
+    const v = emptyViolation(page({ offset: 40, limit: 10, total: 40, n: 10 }), 40, 40, false);
     assert.equal(v?.rule, 'PAG-EMPTY');
     assert.match(v?.received ?? '', /10 records/);
   });
   test('total 0 (or any other total) past the end fails', () => {
-    assert.equal(emptyViolation(page({ offset: 40, limit: 10, total: 0 }), 40, false)?.rule, 'PAG-EMPTY');
-    assert.equal(emptyViolation(page({ offset: 45, limit: 10, total: 5 }), 40, false)?.rule, 'PAG-EMPTY');
+    assert.equal(emptyViolation(page({ offset: 40, limit: 10, total: 0 }), 40, 40, false)?.rule, 'PAG-EMPTY');
+    assert.equal(emptyViolation(page({ offset: 45, limit: 10, total: 5 }), 45, 40, false)?.rule, 'PAG-EMPTY');
   });
   test('total 0 with records fails', () => {
-    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 0, n: 2 }), 0, false)?.rule, 'PAG-EMPTY');
+    assert.equal(emptyViolation(page({ offset: 0, limit: 10, total: 0, n: 2 }), 0, 0, false)?.rule, 'PAG-EMPTY');
   });
 });
 

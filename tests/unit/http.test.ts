@@ -20,6 +20,7 @@ import {
   TransportError,
 } from '../../fixtures/http.ts';
 import { openLedger, resetLedger } from '../../fixtures/ledger.ts';
+import { testTarget } from '../support/target.ts';
 
 // These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.
 delete process.env.CONFORMANCE_LEDGER;
@@ -121,23 +122,7 @@ beforeEach(() => {
 });
 
 function target(over: Partial<Target> = {}): Target {
-  return {
-    baseURL: base,
-    keys: { test: TEST_KEY, live: LIVE_KEY },
-    merchants: { sandbox: 'msb_1' },
-    defaultLimit: 10,
-    profile: 'custom',
-    bundledMock: false,
-    loopback: true,
-    maxRps: 0,
-    maxRequests: 100,
-    maxRecords: 2000,
-    timeoutMs: 5000,
-    strict: false,
-    fcSeed: undefined,
-    fcNumRuns: 5,
-    ...over,
-  };
+  return testTarget({ baseURL: base, keys: { test: TEST_KEY, live: LIVE_KEY }, timeoutMs: 5000, ...over });
 }
 
 /** A port nothing listens on (bound, then released). */

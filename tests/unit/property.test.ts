@@ -4,25 +4,10 @@ import fc from 'fast-check';
 import type { Target } from '../../fixtures/config.ts';
 import { forAll } from '../../fixtures/property.ts';
 import { RuleViolation, type Violation } from '../../fixtures/violation.ts';
+import { testTarget } from '../support/target.ts';
 
 function target(over: Partial<Target> = {}): Target {
-  return {
-    baseURL: 'http://127.0.0.1:1',
-    keys: { test: 'sk_test_PropertyUnit01' },
-    merchants: { sandbox: 'msb_1' },
-    defaultLimit: 10,
-    profile: 'custom',
-    bundledMock: false,
-    loopback: true,
-    maxRps: 0,
-    maxRequests: 100,
-    maxRecords: 2000,
-    timeoutMs: 1000,
-    strict: false,
-    fcSeed: 42,
-    fcNumRuns: 30,
-    ...over,
-  };
+  return testTarget({ keys: { test: 'sk_test_PropertyUnit01' }, fcSeed: 42, fcNumRuns: 30, ...over });
 }
 
 const sizeViolation = (n: number): Violation => ({ rule: 'PAG-SIZE', expected: 'n < 50', received: String(n) });

@@ -1,0 +1,22 @@
+/** A complete `Target` for unit tests: loopback, no pacing, small limits; each test overrides what it needs. */
+import type { Target } from '../../fixtures/config.ts';
+
+export function testTarget(over: Partial<Target> = {}): Target {
+  return {
+    baseURL: 'http://127.0.0.1:1',
+    keys: { test: 'sk_test_UnitTestKey01' },
+    merchants: { sandbox: 'msb_1' },
+    defaultLimit: 10,
+    profile: 'custom',
+    bundledMock: false,
+    loopback: true,
+    maxRps: 0,
+    maxRequests: 100,
+    maxRecords: 2000,
+    timeoutMs: 1000,
+    strict: false,
+    fcSeed: undefined,
+    fcNumRuns: 5,
+    ...over,
+  };
+}
