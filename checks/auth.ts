@@ -66,18 +66,16 @@ export function statusAcceptedViolation(e: Exchange): Violation | undefined {
   };
 }
 
-/** MODE-TEST-SANDBOX / MODE-TEST-LIVE: the test key may list this merchant: 200. */
-export function allowedViolation(
-  rule: Extract<RuleId, 'MODE-TEST-SANDBOX' | 'MODE-TEST-LIVE'>,
-  e: Exchange,
-): Violation | undefined {
+const ALLOWED = {
+  'MODE-TEST-SANDBOX': 'the test key on the sandbox merchant',
+  'MODE-TEST-LIVE': 'the test key on the live merchant (§5.5)',
+  'MODE-LIVE-LIVE': 'the live key on the live merchant (§5.4)',
+} as const;
+
+/** MODE-TEST-SANDBOX / MODE-TEST-LIVE / MODE-LIVE-LIVE: this key may list this merchant: 200. */
+export function allowedViolation(rule: keyof typeof ALLOWED, e: Exchange): Violation | undefined {
   if (e.status === 200) return undefined;
-  return {
-    rule,
-    expected: `HTTP 200 for ${sent(e, rule === 'MODE-TEST-LIVE' ? 'the test key on the live merchant (§5.5)' : 'the test key on the sandbox merchant')}`,
-    received: excerpt(e),
-    exchange: e,
-  };
+  return { rule, expected: `HTTP 200 for ${sent(e, ALLOWED[rule])}`, received: excerpt(e), exchange: e };
 }
 
 /** MODE-LIVE-SANDBOX: a sandbox merchant is an object of the other mode for a live key: 404 (§5.6, §7). */
@@ -101,6 +99,23 @@ export function unknownMerchantViolation(e: Exchange): Violation | undefined {
     rule: 'ADV-UNKNOWN-MERCHANT',
     expected: `HTTP 404 (or 403) for ${sent(e, 'a valid key on a merchant that does not exist')}`,
     received: hint(e, { '2xx': 'an unknown merchant id is served as if it existed' }),
+    exchange: e,
+  };
+}
+
+/**
+ * ADV-UNKNOWN-PATH: without a valid key, a path the spec does not show gets 401. A 404 is a legal answer of a
+ * target that routes before it authenticates (the path may not exist): accepted, and reported as a finding.
+ */
+export function unknownPathViolation(e: Exchange, why?: string): Violation | undefined {
+  if (e.status === 401) return undefined;
+  return {
+    rule: 'ADV-UNKNOWN-PATH',
+    expected: `HTTP 401 for ${sent(e, why)} (a path the spec does not show)`,
+    received: hint(e, {
+      404: 'accepted: the target routes before it authenticates, so it tells which paths exist',
+      '2xx': 'served without a valid key',
+    }),
     exchange: e,
   };
 }

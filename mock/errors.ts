@@ -11,6 +11,7 @@ export const MESSAGES = {
   invalidKey: 'Invalid API key',
   revokedKey: 'API key is revoked or expired',
   forbidden: 'The API key lacks the permission payments:read',
+  missingToken: 'Missing Authentication Token',
   notFound: 'Not found',
   merchantNotFound: 'Merchant not found',
   merchantForbidden: 'Access to this merchant is not allowed',

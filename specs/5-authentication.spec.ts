@@ -9,6 +9,7 @@ import {
   keyLeakViolation,
   type UnauthorizedRule,
   unauthorizedViolation,
+  unknownPathViolation,
 } from '../checks/auth.ts';
 import { isLiveKey } from '../checks/schemas.ts';
 import type { Target } from '../fixtures/config.ts';
@@ -47,8 +48,8 @@ async function refusedEverywhere(api: ApiClient, rule: UnauthorizedRule, auth: A
 test.describe('§5 Authentication: missing and invalid keys', () => {
   // §5.2: "A request without a valid key is rejected with status 401." §7: 401 when "the API key is missing".
   // An empty header carries no key either: it is checked here, on the existing endpoints.
-  check('AUTH-MISSING no Authorization header gets 401 on every endpoint, existing or not', async ({ api, target }) => {
-    const paths = [...existingPaths(target), unknownMerchantPath(target), ...UNKNOWN_PATHS(target).slice(0, 1)];
+  check('AUTH-MISSING no Authorization header gets 401 on both endpoints, any merchant', async ({ api, target }) => {
+    const paths = [...existingPaths(target), unknownMerchantPath(target)];
     await refusedEverywhere(api, 'AUTH-MISSING', NO_AUTH, paths, 'no key');
     await refusedEverywhere(
       api,
@@ -163,56 +164,42 @@ test.describe('§5 Authentication: revoked keys and key rotation', () => {
 test.describe('§5.2 Authentication comes first', () => {
   // reading.md: "a request without a valid key gets 401 whatever the merchant id or path, existing or not
   // (anything else tells an attacker which merchants exist)."
-  check(
-    'AUTH-FIRST bad keys get 401 on existing and unknown merchants and on unknown paths',
-    async ({ api, target }) => {
-      const known = knownMerchants(target);
-      const credentials: Auth[] = [
-        NO_AUTH,
-        { kind: 'literal', header: 'Bearer not-a-key' },
-        asKey('test', { mutation: unknownKeyOfValidFormat(target.keys.test) }),
-        ...keyMutations(target.keys.test).map((mutation) => asKey('test', { mutation })),
-        ...(target.keys.revoked ? [asKey('revoked')] : []),
-      ];
-      const unknownMerchant = fc.oneof(
-        fc
-          .tuple(fc.constantFrom(...known), fc.integer({ min: 1, max: 8 }))
-          .map(([id, n]) => neverCreatedId(id, n, known)),
-        fc.stringMatching(/^[A-Za-z0-9_-]{1,32}$/).filter((id) => !known.includes(id)),
-      );
-      const unknownPath = fc.oneof(
-        fc.constantFrom(...UNKNOWN_PATHS(target)),
-        fc
-          .stringMatching(/^[a-z][a-z0-9-]{2,15}$/)
-          .filter((s) => s !== 'status')
-          .map((s) => `/merchant/${s}`),
-      );
-      const path = fc.oneof(unknownMerchant.map(paymentsPath), unknownPath, fc.constantFrom(...existingPaths(target)));
-      const arb = fc.record({ auth: fc.constantFrom(...credentials), path });
-      // Each kind of bad credential on an unknown merchant, where a target that looks the merchant up first answers 404.
-      const someUnknown = unknownMerchantPath(target);
-      const examples = [
-        NO_AUTH,
-        credentials[1],
-        credentials[2],
-        ...(target.keys.revoked ? [asKey('revoked')] : []),
-      ].map((auth) => ({
+  check('AUTH-FIRST bad keys get 401 on existing and unknown merchants', async ({ api, target }) => {
+    const known = knownMerchants(target);
+    const credentials: Auth[] = [
+      NO_AUTH,
+      { kind: 'literal', header: 'Bearer not-a-key' },
+      asKey('test', { mutation: unknownKeyOfValidFormat(target.keys.test) }),
+      ...keyMutations(target.keys.test).map((mutation) => asKey('test', { mutation })),
+      ...(target.keys.revoked ? [asKey('revoked')] : []),
+    ];
+    const unknownMerchant = fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...known), fc.integer({ min: 1, max: 8 }))
+        .map(([id, n]) => neverCreatedId(id, n, known)),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,32}$/).filter((id) => !known.includes(id)),
+    );
+    const path = fc.oneof(unknownMerchant.map(paymentsPath), fc.constantFrom(...existingPaths(target)));
+    const arb = fc.record({ auth: fc.constantFrom(...credentials), path });
+    // Each kind of bad credential on an unknown merchant, where a target that looks the merchant up first answers 404.
+    const someUnknown = unknownMerchantPath(target);
+    const examples = [NO_AUTH, credentials[1], credentials[2], ...(target.keys.revoked ? [asKey('revoked')] : [])].map(
+      (auth) => ({
         auth: auth as Auth,
         path: someUnknown,
-      }));
-      examples.push({ auth: credentials[2] as Auth, path: UNKNOWN_PATHS(target)[0] as string });
-      await forAll(
-        target,
-        arb,
-        async (c) => unauthorizedViolation('AUTH-FIRST', await api.get(c.path, { auth: c.auth }), 'a bad key'),
-        {
-          describe: (c) => `${authLabel(c.auth)} on GET ${c.path}`,
-          examples,
-          numRuns: examples.length + target.fcNumRuns,
-        },
-      );
-    },
-  );
+      }),
+    );
+    await forAll(
+      target,
+      arb,
+      async (c) => unauthorizedViolation('AUTH-FIRST', await api.get(c.path, { auth: c.auth }), 'a bad key'),
+      {
+        describe: (c) => `${authLabel(c.auth)} on GET ${c.path}`,
+        examples,
+        numRuns: examples.length + target.fcNumRuns,
+      },
+    );
+  });
 });
 
 test.describe('§7 Errors: 403 for a key without the permission', () => {
@@ -267,6 +254,26 @@ test.describe('§5.9 Keys stay secret', () => {
       if (target.keys.restricted && !isLiveKey(target.keys.restricted))
         exchanges.push(await api.get(list, { auth: asKey('restricted') }));
       assertNoViolation(firstViolation(exchanges.map(keyLeakViolation)));
+    },
+  );
+});
+
+test.describe('§5.2 Paths the spec does not show (advisory)', () => {
+  // reading.md: the service has more operations than the spec lists, so the suite cannot know that a path does not
+  // exist. Without a valid key 401 is expected there; a 404 (a target that routes before it authenticates) is
+  // accepted and reported.
+  check(
+    'ADV-UNKNOWN-PATH no valid key on a path the spec does not show gets 401 (404 reported)',
+    async ({ api, target }) => {
+      const answers = [];
+      for (const path of UNKNOWN_PATHS(target)) {
+        answers.push(unknownPathViolation(await api.get(path, { auth: NO_AUTH }), 'no key'));
+      }
+      const bad = asKey('test', { mutation: unknownKeyOfValidFormat(target.keys.test) });
+      answers.push(
+        unknownPathViolation(await api.get(UNKNOWN_PATHS(target)[0] as string, { auth: bad }), 'a never-issued key'),
+      );
+      assertNoViolation(firstViolation(answers));
     },
   );
 });

@@ -53,6 +53,19 @@ test.describe('§5.5, §5.6 Which key may list which merchant', () => {
   );
 });
 
+test.describe('§5.3, §5.4 The live key on the live merchant', () => {
+  // §5.3 "The key selects the mode"; §5.4 "Live keys (sk_live_) operate in live mode": the live merchant's own
+  // listing is readable with the live key.
+  check(
+    'MODE-LIVE-LIVE the live key lists the live merchant (200)',
+    async ({ api, target }) => {
+      const path = paymentsPath(target.merchants.live as string);
+      assertNoViolation(allowedViolation('MODE-LIVE-LIVE', await api.get(path, { auth: asKey('live') })));
+    },
+    { needs: ['live', 'liveMerchant'], tag: '@cutover' },
+  );
+});
+
 /** A listing to compare, and the rule that requires it to be readable (if another check covers that). */
 interface Side extends Listing {
   readableBy?: Extract<RuleId, 'MODE-TEST-SANDBOX' | 'MODE-TEST-LIVE'>;

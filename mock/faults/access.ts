@@ -71,6 +71,11 @@ export const ACCESS_FAULTS: readonly Fault[] = [
       if (a.merchant?.kind === 'sandbox' && a.mode === 'live') a.failure = reject(403, MESSAGES.modeForbidden);
     },
   }),
+  fault('live-on-live-404', 'MODE-LIVE-LIVE', 'the live key on the live merchant gets 404', {
+    access: (a) => {
+      if (a.merchant?.kind === 'live' && a.mode === 'live') a.failure = reject(404, MESSAGES.otherMode);
+    },
+  }),
   fault('test-on-live-404', 'MODE-TEST-LIVE', 'the test key on the live merchant gets 404', {
     access: (a) => {
       if (a.merchant?.kind === 'live' && a.mode === 'test') a.failure = reject(404, MESSAGES.otherMode);
@@ -138,6 +143,12 @@ export const ACCESS_FAULTS: readonly Fault[] = [
       for (const k of keys) if (k.slot === 'live') k.secret = k.secret.replace(/^sk_live_/, 'sk_prod_');
     },
   }),
+  fault(
+    'unknown-path-403',
+    'ADV-UNKNOWN-PATH',
+    'a path no endpoint serves gets 403 without a key (a gateway that says "missing authentication token")',
+    { beforeAuth: (r) => (r.kind === 'unknown' ? reject(403, MESSAGES.missingToken) : undefined) },
+  ),
   fault('scheme-basic-accepted', 'ADV-SCHEME', 'accepts "Basic <key>" and a bare key without scheme', {
     credentials: (c) => (c.scheme === '' || c.scheme.toLowerCase() === 'basic' ? c.token : undefined),
   }),

@@ -25,11 +25,13 @@ export type RuleId =
   | 'MODE-TEST-SANDBOX'
   | 'MODE-LIVE-SANDBOX'
   | 'MODE-TEST-LIVE'
+  | 'MODE-LIVE-LIVE'
   | 'MODE-ISOLATION'
   | 'MER-ISOLATION'
   | 'CFG-KEYS'
   | 'ADV-SCHEME'
-  | 'ADV-UNKNOWN-MERCHANT';
+  | 'ADV-UNKNOWN-MERCHANT'
+  | 'ADV-UNKNOWN-PATH';
 
 export interface Fault {
   name: string;

@@ -211,6 +211,11 @@ export function faultProbes(clean: RunningMock): Record<string, Probe> {
       const { c, f } = await both(u, list(SB), KEYS.live);
       assert.deepEqual([c.status, f.status], [404, 403]);
     },
+    'live-on-live-404': async (u) => {
+      const { c, f } = await both(u, list(LIVE), KEYS.live);
+      assert.deepEqual([c.status, f.status], [200, 404]);
+      assert.equal((await call(u, list(LIVE))).status, 200, 'the test key still lists it');
+    },
     'test-on-live-404': async (u) => {
       const { c, f } = await both(u, list(LIVE));
       assert.deepEqual([c.status, f.status], [200, 404]);
@@ -264,6 +269,11 @@ export function faultProbes(clean: RunningMock): Record<string, Probe> {
       assert.equal((await call(u, list(LIVE), { key: env.API_LIVE_KEY })).status, 200);
       assert.equal((await call(u, list(LIVE), { key: KEYS.live })).status, 401);
       assert.equal(clean.env.API_LIVE_KEY, KEYS.live);
+    },
+    'unknown-path-403': async (u) => {
+      const { c, f } = await both(u, '/merchant/statuses', null);
+      assert.deepEqual([c.status, f.status], [401, 403]);
+      assert.equal((await call(u, list(UNKNOWN), { key: null })).status, 401, 'the spec endpoints keep 401');
     },
     'scheme-basic-accepted': async (u) => {
       for (const auth of [`Basic ${KEYS.test}`, KEYS.test]) {

@@ -1,0 +1,130 @@
+/**
+ * `npm run docs`: writes the tables that derive from the rule catalogue, the fault catalogue and the variant
+ * dimensions: docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
+ * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { RULES } from '../fixtures/rules.ts';
+import { FAULTS } from '../mock/faults.ts';
+import { VARIANT_DIMENSIONS } from '../mock/variants.ts';
+
+const ROOT = new URL('..', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+const table = (head: string[], rows: string[][]) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
+    '\n',
+  );
+
+/** Which spec files hold checks of each rule: test titles start with the rule id. CFG-KEYS lives in the config. */
+export function checkedIn(): Map<string, string[]> {
+  const where = new Map<string, string[]>([['CFG-KEYS', ['fixtures/config.ts']]]);
+  for (const file of readdirSync(new URL('specs/', ROOT)).sort()) {
+    const text = read(`specs/${file}`);
+    for (const r of RULES) {
+      if (new RegExp(`['"\`]${r.id} `).test(text)) where.set(r.id, [...(where.get(r.id) ?? []), `specs/${file}`]);
+    }
+  }
+  return where;
+}
+
+const faultsOf = (id: string) => FAULTS.filter((f) => f.rule === id).map((f) => `\`${f.name}\``);
+
+function rulesTable(links: (path: string) => string): string {
+  const where = checkedIn();
+  return table(
+    ['rule', 'spec §', 'requirement', 'level', 'checked in'],
+    RULES.map((r) => [
+      r.id,
+      r.section,
+      cell(r.requirement),
+      r.level,
+      (where.get(r.id) ?? ['**no check**']).map(links).join(', '),
+    ]),
+  );
+}
+
+function rulesPage(): string {
+  const link = (p: string) => (p.startsWith('**') ? p : `[\`${p}\`](../${p})`);
+  return [
+    '# Rule catalogue',
+    '',
+    '<!-- Generated from fixtures/rules.ts by `npm run docs`; edit the catalogue, not this page. -->',
+    '',
+    'Every check of the suite carries one of these ids first in its test title and in its failure message, so',
+    'a failure leads to the spec section in one hop, and `npx playwright test -g PAG-` runs one group. Sections',
+    "cite the vendor's API spec; [reading.md](reading.md) says how the suite reads the points it leaves open.",
+    'MUST rules fail the run; ADVISORY rules are reported and fail it only with `CONFORMANCE_STRICT=1`.',
+    '',
+    rulesTable(link),
+    '',
+    '## Faults of the reference mock, by rule',
+    '',
+    'Each rule is broken by at least one fault of the mock ([mock.md](mock.md)); `npm test` runs the suite once per',
+    "fault and requires a violation of that fault's rule.",
+    '',
+    table(
+      ['rule', 'faults'],
+      RULES.map((r) => [r.id, faultsOf(r.id).join(', ') || '**none**']),
+    ),
+    '',
+  ].join('\n');
+}
+
+const variantsTable = () =>
+  table(
+    ['Dimension', 'Values (default first)', 'What each value does', 'Spec gap'],
+    VARIANT_DIMENSIONS.map((d) => [
+      `\`${d.name}\``,
+      d.values.map((v, i) => (i === 0 ? `**${v}**` : v)).join(', '),
+      cell(d.description),
+      cell(d.gap),
+    ]),
+  );
+
+const faultsTable = () =>
+  table(
+    ['Fault', 'Rule', 'Deviation'],
+    FAULTS.map((f) => [`\`${f.name}\``, f.rule, cell(f.description)]),
+  );
+
+/** The generated blocks, by name: `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` in a file. */
+const BLOCKS: Record<string, () => string> = {
+  rules: () => rulesTable((p) => (p.startsWith('**') ? p : `\`${p}\``)),
+  variants: variantsTable,
+  faults: faultsTable,
+};
+
+function fillBlocks(text: string, path: string): string {
+  return text.replace(/(<!-- generated:([a-z]+) -->\n)[\s\S]*?(\n<!-- \/generated:\2 -->)/g, (_, open, name, close) => {
+    const block = BLOCKS[name];
+    if (!block) throw new Error(`${path}: unknown generated block "${name}"`);
+    return `${open}${block()}${close}`;
+  });
+}
+
+/** Every generated file with the content it should have. */
+export function expectedDocs(): Map<string, string> {
+  return new Map([
+    ['docs/rules.md', rulesPage()],
+    ['README.md', fillBlocks(read('README.md'), 'README.md')],
+    ['docs/mock.md', fillBlocks(read('docs/mock.md'), 'docs/mock.md')],
+  ]);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const [path, text] of expectedDocs()) {
+    const before = (() => {
+      try {
+        return read(path);
+      } catch {
+        return '';
+      }
+    })();
+    if (before !== text) {
+      writeFileSync(new URL(path, ROOT), text);
+      console.log(`docs: wrote ${path}`);
+    }
+  }
+}
