@@ -104,6 +104,29 @@ export function unknownMerchantViolation(e: Exchange): Violation | undefined {
 }
 
 /**
+ * A spelling of a spec path (a trailing slash, a doubled slash, an encoded character): where the target serves it
+ * (the test key got a 2xx there), the answer is the one the spec's path gets (`whenServed`); where it does not, any
+ * answer but a 2xx. Never data for a credential that may not read it.
+ */
+export function spelledPathViolation(
+  rule: RuleId,
+  e: Exchange,
+  spelling: { name: string; served: boolean; whenServed: readonly number[]; why: string },
+): Violation | undefined {
+  const ok = spelling.served ? spelling.whenServed.includes(e.status) : !is2xx(e.status);
+  if (ok) return undefined;
+  const want = spelling.served
+    ? `HTTP ${spelling.whenServed.join(' or ')}, as on the spec's spelling (the test key is served there)`
+    : 'no 2xx (the test key is not served there either)';
+  return {
+    rule,
+    expected: `${want} for ${sent(e, spelling.why)}, a spelling with ${spelling.name}`,
+    received: hint(e, { '2xx': 'served by a route that skipped this check' }),
+    exchange: e,
+  };
+}
+
+/**
  * ADV-UNKNOWN-PATH: without a valid key, a path the spec does not show gets 401. A 404 is a legal answer of a
  * target that routes before it authenticates (the path may not exist): accepted, and reported as a finding.
  */

@@ -2,17 +2,10 @@
  * Pure checks on one listing response: `(exchange, what was sent) → Violation | undefined`.
  * They read the response only; the specs decide which requests to send.
  */
-import { MAX_LIMIT } from '../fixtures/arbitraries.ts';
-import { readEnvelope } from '../fixtures/dataset.ts';
 import type { Exchange } from '../fixtures/http.ts';
+import { MAX_LIMIT, readEnvelope, type Window } from '../fixtures/listing.ts';
 import { excerpt, type Violation } from '../fixtures/violation.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
-
-/** What the client asked for; undefined = parameter omitted. */
-export interface Sent {
-  offset?: number;
-  limit?: number;
-}
 
 const isClientError = (status: number) => status >= 400 && status < 500;
 
@@ -46,13 +39,13 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
 }
 
 /** The limit in force for what was sent, per the reading: requested if 1..100, default if omitted, 100 if clamped. */
-export function limitInForce(sent: Sent, defaultLimit: number): number {
+export function limitInForce(sent: Window, defaultLimit: number): number {
   if (sent.limit === undefined) return defaultLimit;
   return Math.min(sent.limit, MAX_LIMIT);
 }
 
 /** PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. */
-export function echoViolation(e: Exchange, sent: Sent, defaultLimit: number): Violation | undefined {
+export function echoViolation(e: Exchange, sent: Window, defaultLimit: number): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined; // not a usable 200: other checks judge it
   const offset = sent.offset ?? 0;
@@ -156,6 +149,31 @@ export function capViolation(e: Exchange, requested: number): Violation | undefi
     };
   }
   return undefined;
+}
+
+/**
+ * LIM-CAP for a limit over 100 written some other way (exponent, decimal, a sign, leading zeros, repeated): the
+ * target may read it as any number, or refuse it, but never serve more than 100 records: a 4xx, or a 200 that
+ * echoes a limit of at most 100 and holds no more records than it echoes.
+ */
+export function capNotationViolation(e: Exchange, written: string): Violation | undefined {
+  if (isClientError(e.status)) return undefined;
+  const env = readEnvelope(e);
+  if (!env) {
+    return {
+      rule: 'LIM-CAP',
+      expected: `a 4xx, or HTTP 200 with at most 100 records for ${written}`,
+      received: excerpt(e),
+      exchange: e,
+    };
+  }
+  if (env.data.length <= Math.min(MAX_LIMIT, env.limit) && env.limit <= MAX_LIMIT) return undefined;
+  return {
+    rule: 'LIM-CAP',
+    expected: `at most 100 records, and no more than the limit echoed (at most 100), for ${written}`,
+    received: `${env.data.length} records, limit echoed ${env.limit}`,
+    exchange: e,
+  };
 }
 
 /** INP-ROBUST: odd input gets a 4xx, or a 200 whose envelope satisfies every invariant; never a 5xx. */

@@ -3,8 +3,9 @@
  * records of that status, its `total` counts them in the unfiltered set, and the filter applies before
  * pagination, so pages stay full while matches remain. An unknown value gives a 4xx or an empty 200.
  */
-import { readEnvelope } from '../fixtures/dataset.ts';
+
 import type { Exchange } from '../fixtures/http.ts';
+import { readEnvelope } from '../fixtures/listing.ts';
 import type { RuleId } from '../fixtures/rules.ts';
 import { excerpt, type Violation } from '../fixtures/violation.ts';
 import { describeRecord, pageOf, type Walked } from './order.ts';
@@ -35,11 +36,11 @@ export function caseChanged(known: ReadonlySet<string>): string[] {
   return [...new Set(forms)].filter((s) => s !== '' && !known.has(s));
 }
 
-/** The unfiltered set a filter is judged against (a ResultSet fits): its records, `total`, and whether it was capped. */
+/** The unfiltered set a filter is judged against (a Walk fits): its records, `total`, and whether it was read whole. */
 export interface Unfiltered {
   records: readonly unknown[];
   total: number;
-  capped: boolean;
+  complete: boolean;
 }
 
 /**
@@ -48,7 +49,7 @@ export interface Unfiltered {
  */
 export function expectedMatches(all: Unfiltered, status: string): { min: number; max: number } {
   const seen = withStatus(all.records, status).length;
-  if (!all.capped) return { min: seen, max: seen };
+  if (all.complete) return { min: seen, max: seen };
   return { min: seen, max: all.total - (all.records.length - seen) };
 }
 

@@ -4,16 +4,17 @@
  * Records are compared by identity per reading.md: the `id` field when every record of both sets has one,
  * otherwise the record's whole JSON.
  */
-import { identity, readEnvelope } from '../fixtures/dataset.ts';
 import type { Exchange } from '../fixtures/http.ts';
+import { identity, readEnvelope } from '../fixtures/listing.ts';
 import type { RuleId } from '../fixtures/rules.ts';
 import type { Violation } from '../fixtures/violation.ts';
+import type { Page } from '../fixtures/walk.ts';
 
 /** One enumerated listing: what it is (for the report), its records and the pages they came from. */
 export interface IsolatedListing {
   label: string;
   records: readonly unknown[];
-  pages: readonly Exchange[];
+  pages: readonly Pick<Page, 'exchange'>[];
 }
 
 const SHOWN = 3;
@@ -29,7 +30,8 @@ export function sharedRecordsViolation(
   const shared = [...new Set(b.records.map(id))].filter((k) => inA.has(k));
   if (shared.length === 0) return undefined;
   const first = shared[0] as string;
-  const pageOf = (l: IsolatedListing) => l.pages.find((p) => readEnvelope(p)?.data.some((r) => id(r) === first));
+  const pageOf = (l: IsolatedListing) =>
+    l.pages.find((p) => readEnvelope(p.exchange)?.data.some((r) => id(r) === first))?.exchange;
   const shown = shared.slice(0, SHOWN).map(short).join(', ');
   return {
     rule,

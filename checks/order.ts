@@ -3,16 +3,14 @@
  * `amount` compares numerically (a number, or a numeric string), ascending for `sort=amount`, descending for
  * `sort=-amount`, across page boundaries; ties may come in any order, but the same on every request.
  */
-import { identity, readEnvelope } from '../fixtures/dataset.ts';
 import type { Exchange } from '../fixtures/http.ts';
+import { identity } from '../fixtures/listing.ts';
 import type { RuleId } from '../fixtures/rules.ts';
 import type { Violation } from '../fixtures/violation.ts';
+import { pageHolding, type Walk } from '../fixtures/walk.ts';
 
-/** Records read page by page: their concatenation and the pages they came from (a ResultSet fits). */
-export interface Walked {
-  records: readonly unknown[];
-  pages: readonly Exchange[];
-}
+/** Records read page by page: their concatenation and the pages they came from (a Walk fits). */
+export type Walked = Pick<Walk, 'records' | 'pages'>;
 
 /** A sort value the spec defines. */
 export type AmountSort = 'amount' | '-amount';
@@ -67,15 +65,10 @@ export function describeRecord(record: unknown): string {
   return `${id}, amount ${JSON.stringify(o.amount)}`;
 }
 
-/** The page holding record `index` of the concatenation, and that page's offset in the walk. */
+/** The response holding record `index` of the concatenation, and that record's page's first index. */
 export function pageOf(walk: Walked, index: number): { page: Exchange | undefined; start: number } {
-  let start = 0;
-  for (const page of walk.pages) {
-    const size = readEnvelope(page)?.data.length ?? 0;
-    if (index < start + size) return { page, start };
-    start += size;
-  }
-  return { page: walk.pages.at(-1), start };
+  const { page, start } = pageHolding(walk, index);
+  return { page: page?.exchange, start };
 }
 
 /** The exchanges showing records i and j: the first as `exchange`, the other as `related` if on another page. */
@@ -176,8 +169,8 @@ export function permutationViolation(
       rule,
       expected: `${label}: all ${expected.length} expected records`,
       received: `${missing.length} missing (${walk.records.length} read), e.g. ${missing.slice(0, 3).map(describeRecord).join('; ')}`,
-      exchange: walk.pages[0],
-      related: walk.pages.slice(1),
+      exchange: walk.pages[0]?.exchange,
+      related: walk.pages.slice(1).map((p) => p.exchange),
     };
   }
   return undefined;
@@ -256,10 +249,10 @@ export function orderedWalkViolation(
 }
 
 /**
- * Limits [lo, hi] for walks over n records: at most `pages` pages when n is small, more than one page when n > 1;
+ * Limits [min, max] for walks over n records: at most `pages` pages when n is small, more than one page when n > 1;
  * for a large n, limits of 50 to 100 read a prefix.
  */
-export function walkLimits(n: number, pages: number): { lo: number; hi: number } {
-  const lo = Math.min(50, Math.max(1, Math.ceil(n / pages)));
-  return { lo, hi: Math.max(lo, Math.min(100, n - 1)) };
+export function walkLimits(n: number, pages: number): { min: number; max: number } {
+  const min = Math.min(50, Math.max(1, Math.ceil(n / pages)));
+  return { min, max: Math.max(min, Math.min(100, n - 1)) };
 }

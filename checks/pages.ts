@@ -1,24 +1,19 @@
 /**
- * Set-level pure checks: several listing responses of one query, compared with each other or with the
- * result set enumerated at limit 100 (fixtures/dataset.ts). `(exchanges, what was sent, reference) →
+ * Set-level pure checks: several listing responses of one selection, compared with each other or with the
+ * whole result set (a walk at limit 100, fixtures/walk.ts). `(exchanges, what was sent, reference) →
  * Violation | undefined`; the specs decide which requests to send.
  */
-import { type ResultSet, readEnvelope } from '../fixtures/dataset.ts';
 import type { Exchange } from '../fixtures/http.ts';
+import { readEnvelope } from '../fixtures/listing.ts';
 import { excerpt, type Violation } from '../fixtures/violation.ts';
+import { pageHolding, type Walk } from '../fixtures/walk.ts';
 
-/** Record identity (fixtures/dataset.ts `identity`): the `id` field, or the whole record's JSON. */
+/** Record identity (fixtures/listing.ts `identity`): the `id` field, or the whole record's JSON. */
 export type IdOf = (record: unknown) => string;
 
-/** One read of a query, with what it was (`offset=120 limit=7 sort=-amount`) for failure reports. */
-export interface Probe {
+/** One read of a selection, with what it was (`offset=120 limit=7 sort=-amount`) for failure reports. */
+export interface Sample {
   label: string;
-  exchange: Exchange;
-}
-
-/** A page of a walk at limit L: the offset it was asked for and its response. */
-export interface WalkPage {
-  offset: number;
   exchange: Exchange;
 }
 
@@ -39,7 +34,7 @@ function showIds(ids: readonly string[]): string {
  * PAG-TOTAL: every probe of one query (any window, any sort) reports the total of the reference read.
  * A probe that is not a usable 200 fails too: the probes are all requests the spec defines.
  */
-export function totalAgreementViolation(reference: Probe, probe: Probe): Violation | undefined {
+export function totalAgreementViolation(reference: Sample, probe: Sample): Violation | undefined {
   const ref = readEnvelope(reference.exchange);
   const got = readEnvelope(probe.exchange);
   if (!ref || !got) {
@@ -61,28 +56,20 @@ export function totalAgreementViolation(reference: Probe, probe: Probe): Violati
   };
 }
 
+const exchanges = (pages: Walk['pages']) => pages.map((p) => p.exchange);
+
 /** PAG-TOTAL: `total` equals the number of distinct records the limit-100 enumeration delivered. */
-export function countViolation(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
-  if (set.capped) return undefined; // only part of the set was read
+export function countViolation(set: Walk, idOf: IdOf, label: string): Violation | undefined {
+  if (!set.complete) return undefined; // only part of the set was read
   const distinct = new Set(set.records.map(idOf)).size;
   if (distinct === set.total) return undefined;
   return {
     rule: 'PAG-TOTAL',
     expected: `total = the number of records of ${label} (${set.pages.length} pages at limit 100)`,
     received: `total ${set.total}, ${distinct} distinct records enumerated`,
-    exchange: set.pages[0],
-    related: set.pages.slice(-1),
+    exchange: set.pages[0]?.exchange,
+    related: exchanges(set.pages.slice(-1)),
   };
-}
-
-/** Which page (by index in `pages`) holds the record at `position` of the concatenation. */
-function pageOf(pages: readonly Exchange[], position: number): number {
-  let end = 0;
-  for (const [i, page] of pages.entries()) {
-    end += readEnvelope(page)?.data.length ?? 0;
-    if (position < end) return i;
-  }
-  return pages.length - 1;
 }
 
 /** The first record that occurs twice in `ids`: its two positions. */
@@ -100,39 +87,34 @@ function firstDuplicate(ids: readonly string[]): [number, number] | undefined {
  * PAG-PARTITION: the limit-100 enumeration holds every record once: no record twice, and (unless capped) at
  * least `total` distinct records (fewer is a gap). More records than `total` is PAG-TOTAL's (countViolation).
  */
-export function enumerationViolation(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
+export function enumerationViolation(set: Walk, idOf: IdOf, label: string): Violation | undefined {
   const ids = set.records.map(idOf);
   const dup = firstDuplicate(ids);
   if (dup) {
-    const [a, b] = dup.map((p) => pageOf(set.pages, p)) as [number, number];
+    const [a, b] = dup.map((p) => pageHolding(set, p).page);
     return {
       rule: 'PAG-PARTITION',
       expected: `the pages of ${label} at limit 100 hold each record once`,
       received: `record ${shortId(ids[dup[0]] as string)} at positions ${dup[0]} and ${dup[1]}`,
-      exchange: set.pages[a],
-      related: a === b ? [] : [set.pages[b] as Exchange],
+      exchange: a?.exchange,
+      related: a === b || !b ? [] : [b.exchange],
     };
   }
-  if (!set.capped && ids.length < set.total) {
+  if (set.complete && ids.length < set.total) {
     return {
       rule: 'PAG-PARTITION',
       expected: `the pages of ${label} at limit 100 hold all ${set.total} records (total)`,
       received: `${ids.length} records: ${set.total - ids.length} missing`,
-      exchange: set.pages[0],
-      related: set.pages.slice(1, 3),
+      exchange: set.pages[0]?.exchange,
+      related: exchanges(set.pages.slice(1, 3)),
     };
   }
   return undefined;
 }
 
 /** PAG-PARTITION: sorting does not change the result set: `other` (a sort of it) holds the same records. */
-export function sameSetViolation(
-  base: ResultSet,
-  other: ResultSet,
-  idOf: IdOf,
-  labels: [string, string],
-): Violation | undefined {
-  if (base.capped || other.capped) return undefined;
+export function sameSetViolation(base: Walk, other: Walk, idOf: IdOf, labels: [string, string]): Violation | undefined {
+  if (!base.complete || !other.complete) return undefined;
   const a = new Set(base.records.map(idOf));
   const b = new Set(other.records.map(idOf));
   const missing = [...a].filter((id) => !b.has(id));
@@ -142,23 +124,19 @@ export function sameSetViolation(
     rule: 'PAG-PARTITION',
     expected: `${labels[1]} pages through the same ${a.size} records as ${labels[0]}`,
     received: `missing ${showIds(missing)}; not in ${labels[0]}: ${showIds(extra)}`,
-    exchange: other.pages[0],
-    related: [base.pages[0] as Exchange],
+    exchange: other.pages[0]?.exchange,
+    related: exchanges(base.pages.slice(0, 1)),
   };
 }
 
 /**
- * PAG-PARTITION: pages at offsets 0, L, 2L, … concatenate to the limit-100 enumeration `reference`, in its
- * order: no record twice, none missing, each page the matching slice. When the enumeration was capped, only
- * the part it covers is compared.
+ * PAG-PARTITION: the pages of a walk at offsets 0, L, 2L, … concatenate to the limit-100 enumeration `reference`,
+ * in its order: no record twice, none missing, each page the matching slice. When the enumeration was capped,
+ * only the part it covers is compared.
  */
-export function walkViolation(
-  pages: readonly WalkPage[],
-  limit: number,
-  reference: ResultSet,
-  idOf: IdOf,
-): Violation | undefined {
-  const seen = new Map<string, WalkPage>();
+export function walkViolation(w: Pick<Walk, 'pages' | 'limit'>, reference: Walk, idOf: IdOf): Violation | undefined {
+  const { pages, limit } = w;
+  const seen = new Map<string, Walk['pages'][number]>();
   const walked: string[] = [];
   for (const page of pages) {
     const env = readEnvelope(page.exchange);
@@ -187,7 +165,8 @@ export function walkViolation(
     }
   }
   const expected = reference.records.slice(0, pages.length * limit).map(idOf);
-  const pageAt = (position: number) => pages[Math.min(Math.floor(position / limit), pages.length - 1)] as WalkPage;
+  const pageAt = (position: number) =>
+    pages[Math.min(Math.floor(position / limit), pages.length - 1)] as Walk['pages'][number];
   const missing = expected.filter((id) => !seen.has(id));
   if (missing.length > 0) {
     const at = expected.indexOf(missing[0] as string);
@@ -198,7 +177,7 @@ export function walkViolation(
       exchange: pageAt(at).exchange,
     };
   }
-  const compared = reference.capped ? walked.slice(0, expected.length) : walked;
+  const compared = reference.complete ? walked : walked.slice(0, expected.length);
   const differs = expected.findIndex((id, i) => compared[i] !== id);
   if (differs < 0 && compared.length === expected.length) return undefined;
   const at = differs >= 0 ? differs : expected.length;
@@ -219,7 +198,7 @@ export function walkViolation(
 export function sliceViolation(
   e: Exchange,
   window: { offset: number; limit: number },
-  reference: ResultSet,
+  reference: Walk,
   idOf: IdOf,
 ): Violation | undefined {
   const env = readEnvelope(e);
@@ -227,7 +206,7 @@ export function sliceViolation(
   const last = window.offset + window.limit - 1;
   const want = reference.records.slice(window.offset, last + 1).map(idOf);
   const all = env.data.map(idOf);
-  const got = reference.capped ? all.slice(0, want.length) : all;
+  const got = reference.complete ? all : all.slice(0, want.length);
   if (got.length === want.length && want.every((id, i) => got[i] === id)) return undefined;
   const differs = want.findIndex((id, i) => got[i] !== id);
   const page = Math.floor(window.offset / 100);
@@ -236,6 +215,6 @@ export function sliceViolation(
     expected: `records ${window.offset}..${last} of the limit-100 enumeration: ${want.length} records (${showIds(want)})`,
     received: `${got.length} records (${showIds(got)}), first difference at window position ${differs >= 0 ? differs : want.length}`,
     exchange: e,
-    related: reference.pages.slice(page, page + 1),
+    related: exchanges(reference.pages.slice(page, page + 1)),
   };
 }

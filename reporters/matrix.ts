@@ -1,13 +1,14 @@
 /**
  * Judges the self-test matrix (playwright.matrix.config.ts).
- * - Mutation: each `fault:NAME` project must fail, with a violation of the rule the fault declares among
- *   its failures (a fault caught only by an unrelated check is a miss). Advisory rules count when recorded.
+ * - Mutation: each `fault:NAME` project (the checks of the rule the fault declares) must fail with a violation
+ *   of that rule (a failure of another kind is a miss). Advisory rules count when recorded.
  * - Specificity: each `variant:NAME` project (a legal variant) must have no failed check.
  * Writes reports/mutation.json and reports/specificity.json, prints both tables, and makes the run pass
  * or fail on that verdict alone (the faulty runs' own failures are expected).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { NOTE } from '../fixtures/annotations.ts';
 import { redact } from '../fixtures/secrets.ts';
 import { FAULTS } from '../mock/faults.ts';
 import { stripAnsi } from './ansi.ts';
@@ -54,11 +55,11 @@ export default class MatrixReporter implements Reporter {
     t.tests += 1;
     const notes = result.annotations ?? [];
     for (const a of notes) {
-      if (a.type !== 'advisory') continue;
+      if (a.type !== NOTE.advisory) continue;
       for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
     }
     // A violation is a failed test or, in projects that record them (recordViolations), an annotation.
-    const recorded = notes.filter((a) => a.type === 'violation').map((a) => a.description ?? '');
+    const recorded = notes.filter((a) => a.type === NOTE.violation).map((a) => a.description ?? '');
     const failedTest = result.status !== 'passed' && result.status !== 'skipped';
     if (!failedTest && recorded.length === 0) return;
     t.failed += 1;
@@ -110,7 +111,7 @@ export default class MatrixReporter implements Reporter {
 
     const lines: string[] = [
       '',
-      'Mutation run (one conformance run per mock fault; each must fail on its declared rule)',
+      'Mutation run (one run per mock fault of the checks of its declared rule; each must fail)',
     ];
     const w = Math.max(5, ...mutation.map((m) => m.fault.length));
     const rw = Math.max(4, ...mutation.map((m) => m.rule.length));

@@ -1,44 +1,60 @@
 /**
  * §7 Errors: odd query input (rule INP-ROBUST). The spec does not show how invalid pagination parameters are
  * answered; the reading allows a 4xx (any status 400-499, any body), or a 200 whose envelope satisfies every
- * invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not required.
+ * invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not required. Odd values
+ * vary in notation, in length (a few characters to several thousand, the middle too) and in character set
+ * (non-ASCII, control characters), alone or next to a filter or sort, on every listing the configuration can read.
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
-import { ODD_INPUTS, type OddInput, oddValueArb, SPEC_STATUS } from '../fixtures/arbitraries.ts';
-import type { Target } from '../fixtures/config.ts';
-import { listingQuery, paymentsPath, type Query, sandboxListing } from '../fixtures/dataset.ts';
+import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../fixtures/arbitraries.ts';
 import type { ApiClient, Exchange } from '../fixtures/http.ts';
+import {
+  describeListing,
+  type Listing,
+  paymentsPath,
+  readableListings,
+  requestQuery,
+  type Selection,
+  SPEC_STATUS,
+  withSelection,
+} from '../fixtures/listing.ts';
 import { forAll } from '../fixtures/property.ts';
-import { check, test } from '../fixtures/test.ts';
+import { settle, test } from '../fixtures/test.ts';
 import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
 
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
-const QUERIES: Query[] = [{}, { status: SPEC_STATUS }, { sort: '-amount' }];
+const SELECTIONS_NEXT_TO: Selection[] = [{}, { status: SPEC_STATUS }, { sort: '-amount' }];
 
-/** Sends the odd pairs after the query's own parameters. */
-function sendOdd(api: ApiClient, target: Target, query: Query, odd: OddInput): Promise<Exchange> {
-  const listing = sandboxListing(target, query);
+/** Sends the odd pairs after the listing's own parameters. */
+function sendOdd(api: ApiClient, listing: Listing, odd: OddInput): Promise<Exchange> {
   return api.get(paymentsPath(listing.merchant), {
-    query: [...listingQuery(listing), ...odd.pairs],
+    query: [...requestQuery(listing), ...odd.pairs],
     auth: listing.auth,
   });
 }
 
-function labelOf(query: Query, odd: OddInput): string {
-  const base = [query.status && `filter[status]=${query.status}`, query.sort && `sort=${query.sort}`].filter(Boolean);
-  return base.length > 0 ? `${odd.label} with ${base.join(' ')}` : odd.label;
-}
+/** An odd value of `length` characters repeating `unit` on `name`. */
+const oddString = (name: string, unit: string, length: number): OddInput => {
+  const value = repeatTo(unit, length);
+  return {
+    label: `${name}=${JSON.stringify(Array.from(value).slice(0, 6).join(''))}… (${length} characters)`,
+    pairs: [[name, value]],
+  };
+};
+
+const labelOf = (listing: Listing, odd: OddInput) => `${odd.label} on ${describeListing(listing)}`;
 
 test.describe('§7 Errors: odd query input', () => {
   // "Behavior for invalid pagination parameters: not shown." Reading: "legal answers are a 4xx, or a 200
   // whose envelope satisfies every invariant for the values it echoes. A 5xx is never legal."
-  check(
+  test(
     'INP-ROBUST every catalogued odd offset, limit, filter or sort value gets a 4xx or a valid 200',
-    async ({ target, api }) => {
+    settle(async ({ target, api }) => {
+      const listing = readableListings(target)[0] as Listing;
       const failed: Array<{ label: string; violation: Violation }> = [];
       for (const odd of ODD_INPUTS) {
-        const violation = robustnessViolation(await sendOdd(api, target, {}, odd), odd.label);
+        const violation = robustnessViolation(await sendOdd(api, listing, odd), odd.label);
         if (violation) failed.push({ label: odd.label, violation });
       }
       // Report the first in full and name the others: one run shows every odd input the target mishandles.
@@ -48,28 +64,38 @@ test.describe('§7 Errors: odd query input', () => {
         first.received += ` (${others.length} more odd inputs fail too: ${others.slice(0, 6).join('; ')}${others.length > 6 ? '; …' : ''})`;
       }
       assertNoViolation(first);
-    },
+    }),
   );
 
-  check(
-    'INP-ROBUST any odd value, alone or next to a filter or sort, gets a 4xx or a valid 200',
-    async ({ target, api }) => {
-      const arb = fc.record({ i: fc.integer({ min: 0, max: QUERIES.length - 1 }), odd: oddValueArb() });
+  test(
+    'INP-ROBUST any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
+    settle(async ({ target, api }) => {
+      const listings = readableListings(target);
+      const arb = fc.record({
+        i: fc.nat({ max: listings.length - 1 }),
+        s: fc.nat({ max: SELECTIONS_NEXT_TO.length - 1 }),
+        odd: oddValueArb(),
+      });
       const pick = (label: string) => ODD_INPUTS.find((o) => o.label.startsWith(label)) as OddInput;
       const examples = [
-        { i: 1, odd: pick('offset=-1 ') },
-        { i: 2, odd: pick('limit=abc ') },
-        { i: 1, odd: pick('limit=1e2 ') },
-        { i: 2, odd: pick('limit=0 ') },
+        { i: 0, s: 1, odd: pick('offset=-1 ') },
+        { i: 0, s: 2, odd: pick('limit=abc ') },
+        { i: 0, s: 1, odd: pick('limit=1e2 ') },
+        { i: 0, s: 2, odd: pick('limit=0 ') },
+        // The middle of the length range, and the character sets a parser or a column may choke on.
+        { i: 0, s: 0, odd: oddString('filter[status]', 'A', 300) },
+        { i: 0, s: 1, odd: oddString('sort', 'é中😀', 40) },
+        { i: 0, s: 2, odd: oddString('filter[status]', '\u0001\u001f', 3) },
+        ...listings.slice(1).map((_, k) => ({ i: k + 1, s: 0, odd: pick('offset=1.5 ') })),
       ].filter((e) => e.odd !== undefined);
-      const describe = ({ i, odd }: { i: number; odd: OddInput }) => labelOf(QUERIES[i] ?? {}, odd);
+      const listingOf = (c: { i: number; s: number }) =>
+        withSelection(listings[c.i] as Listing, SELECTIONS_NEXT_TO[c.s] ?? {});
       await forAll(
         target,
         arb,
-        async ({ i, odd }) =>
-          robustnessViolation(await sendOdd(api, target, QUERIES[i] ?? {}, odd), labelOf(QUERIES[i] ?? {}, odd)),
-        { describe, examples },
+        async (c) => robustnessViolation(await sendOdd(api, listingOf(c), c.odd), labelOf(listingOf(c), c.odd)),
+        { describe: (c) => labelOf(listingOf(c), c.odd), examples, numRuns: examples.length + target.fcNumRuns },
       );
-    },
+    }),
   );
 });

@@ -6,20 +6,16 @@
 import fc from 'fast-check';
 import {
   ABSURD_OFFSET,
-  describeWindow,
   inCapLimitArb,
-  MAX_LIMIT,
   oddValueArb,
   overCapLimitArb,
-  SPEC_STATUS,
+  pageRequestArb,
   unknownStatusArb,
-  type Window,
-  windowArb,
-  windowToQuery,
 } from '../../fixtures/arbitraries.ts';
 import type { KeySlot } from '../../fixtures/config.ts';
 import { KEY_VARS } from '../../fixtures/config.ts';
 import type { QueryPairs } from '../../fixtures/http.ts';
+import { describeRequest, MAX_LIMIT, type PageRequest, requestQuery, SPEC_STATUS } from '../../fixtures/listing.ts';
 import type { RuleId } from '../../fixtures/rules.ts';
 
 /** An offset, absolute or relative to the target's `total` of the listing. */
@@ -98,11 +94,11 @@ export function describeOffset(o: OffsetSpec): string {
 }
 
 export function describeCaseWindow(w: CaseWindow): string {
-  const rest: Window = {};
+  const rest: PageRequest = {};
   if (w.limit !== undefined) rest.limit = w.limit;
   if (w.status !== undefined) rest.status = w.status;
   if (w.sort !== undefined) rest.sort = w.sort;
-  const tail = Object.keys(rest).length > 0 ? describeWindow(rest) : '';
+  const tail = Object.keys(rest).length > 0 ? describeRequest(rest) : '';
   if (w.offset === undefined) return tail || '(no query parameters)';
   return [`offset=${describeOffset(w.offset)}`, tail].filter(Boolean).join(' ');
 }
@@ -159,7 +155,7 @@ export function buildCases({ seed, runs }: CaseOptions): Case[] {
   listing({ offset: { at: 'abs', n: 0 }, limit: MAX_LIMIT });
   listing({ offset: { at: 'last-page' }, limit: 10 }, 'PAG-SIZE');
   listing({ offset: { at: 'end', delta: 0 }, limit: 10 });
-  for (const w of sample(windowArb(NOMINAL_TOTAL, [SPEC_STATUS]), runs, 0)) {
+  for (const w of sample(pageRequestArb(NOMINAL_TOTAL, [SPEC_STATUS]), runs, 0)) {
     const cw: CaseWindow = {};
     if (w.offset !== undefined) cw.offset = relativeOffset(w.offset);
     if (w.limit !== undefined) cw.limit = w.limit;
@@ -273,8 +269,8 @@ export function resolveOffset(o: OffsetSpec, total: number, limit: number): numb
 export function queryOf(c: Case, total: number, defaultLimit: number): { pairs: QueryPairs; offset?: number } {
   if (c.raw) return { pairs: c.raw };
   const w = c.window ?? {};
-  const resolved: Window = { ...w, offset: undefined };
+  const resolved: PageRequest = { ...w, offset: undefined };
   if (w.offset !== undefined) resolved.offset = resolveOffset(w.offset, total, w.limit ?? defaultLimit);
-  const pairs = windowToQuery(resolved);
+  const pairs = requestQuery(resolved);
   return resolved.offset === undefined ? { pairs } : { pairs, offset: resolved.offset };
 }

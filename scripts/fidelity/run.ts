@@ -4,7 +4,6 @@
  * shape of every response, and compare them case by case and rule by rule.
  */
 import type { Target } from '../../fixtures/config.ts';
-import { fetchPage, paymentsPath, readEnvelope, STATUS_PATH } from '../../fixtures/dataset.ts';
 import {
   ApiClient,
   type Auth,
@@ -22,6 +21,7 @@ import {
   neverCreatedId,
   unknownKeyOfValidFormat,
 } from '../../fixtures/key-mutations.ts';
+import { fetchPage, paymentsPath, readEnvelope, STATUS_PATH } from '../../fixtures/listing.ts';
 import { RULES, type RuleId } from '../../fixtures/rules.ts';
 import { redact } from '../../fixtures/secrets.ts';
 import { BASIC, buildCases, type Case, queryOf } from './cases.ts';

@@ -5,9 +5,9 @@
  * to what was sent, so two targets with different data compare equal when they behave alike.
  * Every string taken from a response passes through `redact`.
  */
-import { MAX_LIMIT, SPEC_STATUS } from '../../fixtures/arbitraries.ts';
-import { readEnvelope } from '../../fixtures/dataset.ts';
+
 import type { Exchange } from '../../fixtures/http.ts';
+import { MAX_LIMIT, readEnvelope, SPEC_STATUS } from '../../fixtures/listing.ts';
 import type { RuleId } from '../../fixtures/rules.ts';
 import { redact } from '../../fixtures/secrets.ts';
 import type { Case } from './cases.ts';

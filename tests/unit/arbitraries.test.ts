@@ -3,20 +3,22 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   ABSURD_OFFSET,
-  describeWindow,
   filterArb,
   inCapLimitArb,
   limitArb,
-  MAX_LIMIT,
   ODD_INPUTS,
+  oddLengthArb,
+  oddStringArb,
   oddValueArb,
   offsetArb,
   overCapLimitArb,
+  overCapNotationArb,
+  pageRequestArb,
+  repeatTo,
   sortArb,
   unknownStatusArb,
-  windowArb,
-  windowToQuery,
 } from '../../fixtures/arbitraries.ts';
+import { describeRequest, MAX_LIMIT, requestQuery } from '../../fixtures/listing.ts';
 
 const SEED = 1712;
 const STATUSES = ['COMPLETED', 'PENDING', 'FAILED'];
@@ -116,19 +118,19 @@ describe('status arbitraries', () => {
   });
 });
 
-describe('sortArb and windowArb', () => {
+describe('sortArb and pageRequestArb', () => {
   test('sortArb gives exactly amount, -amount and omitted', () => {
     assert.deepEqual(new Set(sampleOf(sortArb(), 300)), new Set(['amount', '-amount', undefined]));
   });
 
-  test('windowArb omits keys rather than holding undefined', () => {
-    for (const w of sampleOf(windowArb(237, STATUSES), 500)) {
+  test('pageRequestArb omits keys rather than holding undefined', () => {
+    for (const w of sampleOf(pageRequestArb(237, STATUSES), 500)) {
       for (const [key, value] of Object.entries(w)) assert.notEqual(value, undefined, `${key} in ${JSON.stringify(w)}`);
     }
   });
 
-  test('windowArb mostly gives in-range windows, and some of every kind', () => {
-    const windows = sampleOf(windowArb(237, STATUSES));
+  test('pageRequestArb mostly gives in-range windows, and some of every kind', () => {
+    const windows = sampleOf(pageRequestArb(237, STATUSES));
     const inRange = windows.filter(
       (w) => w.offset !== undefined && w.offset < 237 && w.limit !== undefined && w.limit <= MAX_LIMIT,
     );
@@ -143,12 +145,12 @@ describe('sortArb and windowArb', () => {
   test('a failing property shrinks to the simplest window', () => {
     for (const seed of [SEED, 1, 2, 3]) {
       const details = fc.check(
-        fc.property(windowArb(237, STATUSES), (w) => w.limit === undefined || w.limit < 50),
+        fc.property(pageRequestArb(237, STATUSES), (w) => w.limit === undefined || w.limit < 50),
         { seed },
       );
       assert.equal(details.failed, true);
       const [w] = details.counterexample ?? [];
-      // Both branches of windowArb shrink to this: offset omitted or 0, no filter, no sort, the smallest bad limit.
+      // Both branches of pageRequestArb shrink to this: offset omitted or 0, no filter, no sort, the smallest bad limit.
       assert.ok(w?.offset === undefined || w.offset === 0, JSON.stringify(w));
       assert.deepEqual({ ...w, offset: undefined }, { offset: undefined, limit: 50 }, `seed ${seed}`);
     }
@@ -168,29 +170,29 @@ describe('sortArb and windowArb', () => {
   });
 });
 
-describe('windowToQuery and describeWindow', () => {
+describe('requestQuery and describeRequest', () => {
   const full = { offset: 3, limit: 10, status: 'COMPLETED', sort: '-amount' };
 
   test('pairs in order, omitted parameters left out', () => {
-    assert.deepEqual(windowToQuery(full), [
+    assert.deepEqual(requestQuery(full), [
       ['offset', '3'],
       ['limit', '10'],
       ['filter[status]', 'COMPLETED'],
       ['sort', '-amount'],
     ]);
-    assert.deepEqual(windowToQuery({ limit: 0, status: '' }), [
+    assert.deepEqual(requestQuery({ limit: 0, status: '' }), [
       ['limit', '0'],
       ['filter[status]', ''],
     ]);
-    assert.deepEqual(windowToQuery({}), []);
+    assert.deepEqual(requestQuery({}), []);
   });
 
   test('a readable one-liner', () => {
-    assert.equal(describeWindow(full), 'offset=3 limit=10 filter[status]=COMPLETED sort=-amount');
-    assert.equal(describeWindow({ limit: 100 }), 'limit=100');
-    assert.equal(describeWindow({ status: ' COMPLETED' }), 'filter[status]=" COMPLETED"');
-    assert.equal(describeWindow({ status: '' }), 'filter[status]=""');
-    assert.equal(describeWindow({}), '(no query parameters)');
+    assert.equal(describeRequest(full), 'offset=3 limit=10 filter[status]=COMPLETED sort=-amount');
+    assert.equal(describeRequest({ limit: 100 }), 'limit=100');
+    assert.equal(describeRequest({ status: ' COMPLETED' }), 'filter[status]=" COMPLETED"');
+    assert.equal(describeRequest({ status: '' }), 'filter[status]=""');
+    assert.equal(describeRequest({}), '(no query parameters)');
   });
 });
 
@@ -246,5 +248,57 @@ describe('oddValueArb', () => {
       ['limit', '5'],
       ['limit', '7'],
     ]);
+  });
+});
+
+describe('oddStringArb, oddLengthArb and repeatTo', () => {
+  test('lengths cover a few characters, the middle (256..1024) and several thousand', () => {
+    const lengths = sampleOf(oddLengthArb());
+    assert.ok(lengths.every((n) => n >= 1 && n <= 6000));
+    assert.ok(lengths.some((n) => n <= 16));
+    assert.ok(lengths.filter((n) => n >= 256 && n <= 1024).length > lengths.length / 5);
+    assert.ok(lengths.some((n) => n > 4096));
+  });
+
+  test('values come in every character set, never cut an emoji in half, and URL-encode', () => {
+    const values = sampleOf(oddStringArb(), 500);
+    const all = values.map((o) => o.pairs[0]?.[1] ?? '');
+    assert.ok(
+      all.some((v) => [...v].some((c) => (c.codePointAt(0) ?? 0) > 0x7f)),
+      'non-ASCII',
+    );
+    assert.ok(
+      all.some((v) => [...v].some((c) => (c.codePointAt(0) ?? 0) < 0x20 || c === '\u007f')),
+      'control characters',
+    );
+    for (const v of all) assert.doesNotThrow(() => encodeURIComponent(v));
+    assert.equal(repeatTo('😀x', 3), '😀x😀');
+    assert.equal([...repeatTo('中文', 5)].length, 5);
+  });
+
+  test('a failing length shrinks toward the smallest failing length', () => {
+    const details = fc.check(
+      fc.property(oddLengthArb(), (n) => n < 300),
+      { seed: SEED },
+    );
+    assert.equal(details.counterexample?.[0], 300);
+  });
+});
+
+describe('overCapNotationArb', () => {
+  test('writes values over 100 in every notation, next to the number they mean', () => {
+    const samples = sampleOf(overCapNotationArb(), 1000);
+    const notations = new Set(samples.map((s) => s.notation));
+    assert.equal(notations.size, 7);
+    for (const s of samples) {
+      assert.ok(s.value > MAX_LIMIT);
+      assert.ok(s.pairs.every(([k]) => k === 'limit'));
+      const values = s.pairs.map(([, v]) => v);
+      if (s.notation === 'plain') assert.deepEqual(values, [String(s.value)]);
+      if (s.notation === 'exponent') assert.equal(Number(values[0]), s.value, values[0]);
+      if (s.notation === 'decimal' || s.notation === 'plus sign' || s.notation === 'leading zeros')
+        assert.equal(Number(values[0]), s.value);
+      if (s.notation.includes('then')) assert.equal(values.length, 2);
+    }
   });
 });

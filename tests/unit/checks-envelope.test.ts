@@ -10,7 +10,7 @@ import {
   robustnessViolation,
   sizeViolation,
 } from '../../checks/envelope.ts';
-import { MAX_LIMIT } from '../../fixtures/arbitraries.ts';
+import { MAX_LIMIT } from '../../fixtures/listing.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 type Fields = Parameters<typeof envelope>[0];

@@ -39,9 +39,9 @@ describe('statusCounts / withStatus / expectedMatches', () => {
     assert.deepEqual(withStatus(records, 'completed'), []);
   });
   test('exact count for a whole set, a range for a capped one', () => {
-    assert.deepEqual(expectedMatches({ records, total: 5, capped: false }, 'COMPLETED'), { min: 3, max: 3 });
+    assert.deepEqual(expectedMatches({ records, total: 5, complete: true }, 'COMPLETED'), { min: 3, max: 3 });
     // 5 of 20 read: at least the 3 matches read, at most 20 - 2 non-matches read.
-    assert.deepEqual(expectedMatches({ records, total: 20, capped: true }, 'COMPLETED'), { min: 3, max: 18 });
+    assert.deepEqual(expectedMatches({ records, total: 20, complete: false }, 'COMPLETED'), { min: 3, max: 18 });
   });
 });
 
@@ -52,7 +52,7 @@ describe('caseChanged', () => {
 });
 
 describe('statusViolation (FLT-STATUS)', () => {
-  const walk = (data: unknown[]) => ({ records: data, pages: [page(data)] });
+  const walk = (data: unknown[]) => ({ records: data, pages: [{ offset: 0, exchange: page(data) }] });
   test('only records of the status pass', () => {
     assert.equal(statusViolation(walk(withStatus(records, 'COMPLETED')), 'COMPLETED', 'FLT-STATUS'), undefined);
     assert.equal(statusViolation(walk([]), 'COMPLETED', 'FLT-STATUS'), undefined);

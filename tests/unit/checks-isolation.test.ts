@@ -9,7 +9,7 @@ function listing(label: string, records: unknown[]): IsolatedListing {
     json: envelope({ data: records, limit: 100 }),
     path: `/payments/n1/merchant/${label}/payments`,
   });
-  return { label, records, pages: [page] };
+  return { label, records, pages: [{ exchange: page }] };
 }
 
 const pay = (id: string, amount = 1) => ({ id, status: 'COMPLETED', amount });
@@ -33,8 +33,8 @@ describe('sharedRecordsViolation (MODE-ISOLATION, MER-ISOLATION)', () => {
     assert.equal(v?.rule, 'MODE-ISOLATION');
     assert.match(v?.received ?? '', /^1 shared record\(s\): id:p2$/);
     assert.match(v?.expected ?? '', /no record in both test \(2 records\) and live \(2 records\)/);
-    assert.equal(v?.exchange, a.pages[0]);
-    assert.deepEqual(v?.related, [b.pages[0]]);
+    assert.equal(v?.exchange, a.pages[0]?.exchange);
+    assert.deepEqual(v?.related, [b.pages[0]?.exchange]);
   });
 
   test('records are compared by id when every record has one, so equal amounts do not count', () => {

@@ -25,8 +25,9 @@ function walked(...pages: Array<Array<[string, number | string]>>): Walked {
       json: envelope({ data, offset, limit: 2, total: 99 }),
       query: [['offset', String(offset)]],
     });
+    const at = offset;
     offset += page.length;
-    return e;
+    return { offset: at, exchange: e };
   });
   return { records: pages.flat().map(([id, amount]) => rec(id, amount)), pages: exchanges };
 }
@@ -138,8 +139,8 @@ describe('sortViolation (SRT-AMOUNT)', () => {
     const v = sortViolation(w, 'amount', 'SRT-FILTER', 'x');
     assert.equal(v?.rule, 'SRT-FILTER');
     assert.match(v?.received ?? '', /#1 .* before #2 .*page boundary at offset 2/);
-    assert.equal(v?.exchange, w.pages[1]);
-    assert.deepEqual(v?.related, [w.pages[0]]);
+    assert.equal(v?.exchange, w.pages[1]?.exchange);
+    assert.deepEqual(v?.related, [w.pages[0]?.exchange]);
   });
   test('a record without a numeric amount is a violation', () => {
     const v = sortViolation(
@@ -222,7 +223,10 @@ describe('permutationViolation', () => {
       { amount: 1, status: 'X' },
       { amount: 2, status: 'X' },
     ];
-    const w = { records: [noId[1], noId[0]], pages: [fakeExchange({ json: envelope({ data: noId }) })] };
+    const w = {
+      records: [noId[1], noId[0]],
+      pages: [{ offset: 0, exchange: fakeExchange({ json: envelope({ data: noId }) }) }],
+    };
     assert.equal(permutationViolation(w, noId, 'SRT-AMOUNT', 'x'), undefined);
     assert.equal(
       permutationViolation({ ...w, records: [noId[0], noId[0]] }, noId, 'SRT-AMOUNT', 'x')?.rule,
@@ -299,8 +303,8 @@ describe('tieSplittingLimits / pageOf', () => {
       ],
       [['c', 3]],
     );
-    assert.deepEqual(pageOf(w, 2), { page: w.pages[1], start: 2 });
-    assert.deepEqual(pageOf(w, 0), { page: w.pages[0], start: 0 });
+    assert.deepEqual(pageOf(w, 2), { page: w.pages[1]?.exchange, start: 2 });
+    assert.deepEqual(pageOf(w, 0), { page: w.pages[0]?.exchange, start: 0 });
   });
 });
 
@@ -340,9 +344,9 @@ describe('orderedWalkViolation / walkLimits', () => {
     );
   });
   test('walk limits keep a walk within the page bound and over more than one page', () => {
-    assert.deepEqual(walkLimits(237, 6), { lo: 40, hi: 100 });
-    assert.deepEqual(walkLimits(19, 6), { lo: 4, hi: 18 });
-    assert.deepEqual(walkLimits(0, 6), { lo: 1, hi: 1 });
-    assert.deepEqual(walkLimits(100_000, 6), { lo: 50, hi: 100 });
+    assert.deepEqual(walkLimits(237, 6), { min: 40, max: 100 });
+    assert.deepEqual(walkLimits(19, 6), { min: 4, max: 18 });
+    assert.deepEqual(walkLimits(0, 6), { min: 1, max: 1 });
+    assert.deepEqual(walkLimits(100_000, 6), { min: 50, max: 100 });
   });
 });

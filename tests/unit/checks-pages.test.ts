@@ -7,10 +7,11 @@ import {
   shortId,
   sliceViolation,
   totalAgreementViolation,
-  type WalkPage,
   walkViolation,
 } from '../../checks/pages.ts';
-import { identity, type ResultSet } from '../../fixtures/dataset.ts';
+import { asKey } from '../../fixtures/http.ts';
+import { identity } from '../../fixtures/listing.ts';
+import type { Page, Walk } from '../../fixtures/walk.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (i: number) => ({ id: `p${i}`, status: 'COMPLETED', amount: i });
@@ -19,13 +20,15 @@ const records = (n: number) => Array.from({ length: n }, (_, i) => rec(i));
 const page = (data: unknown[], offset: number, limit: number, total: number) =>
   fakeExchange({ json: envelope({ data, offset, limit, total }) });
 
+const LISTING = { merchant: 'm1', auth: asKey('test') };
+
 /** A limit-100-style enumeration of `data` at `limit` per page, claiming `total`. */
-function resultSet(data: unknown[], total = data.length, { limit = 100, capped = false } = {}): ResultSet {
-  const pages = [];
+function resultSet(data: unknown[], total = data.length, { limit = 100, capped = false } = {}): Walk {
+  const pages: Page[] = [];
   for (let offset = 0; offset === 0 || offset < data.length; offset += limit) {
-    pages.push(page(data.slice(offset, offset + limit), offset, limit, total));
+    pages.push({ offset, exchange: page(data.slice(offset, offset + limit), offset, limit, total) });
   }
-  return { records: data, total, pages, capped };
+  return { listing: LISTING, limit, records: data, total, pages, complete: !capped };
 }
 
 /** A walk over `data` at limit L: `pageOf(offset)` gives each page's records (defaults to the right slice). */
@@ -33,12 +36,12 @@ function walk(
   data: unknown[],
   limit: number,
   pageOf = (offset: number) => data.slice(offset, offset + limit),
-): WalkPage[] {
-  const pages: WalkPage[] = [];
+): Pick<Walk, 'pages' | 'limit'> {
+  const pages: Page[] = [];
   for (let offset = 0; offset === 0 || offset < data.length; offset += limit) {
     pages.push({ offset, exchange: page(pageOf(offset), offset, limit, data.length) });
   }
-  return pages;
+  return { pages, limit };
 }
 
 const all = records(25);
@@ -96,21 +99,22 @@ describe('enumerationViolation (PAG-PARTITION)', () => {
   test('a record repeated at a page boundary (offset one low) fails, naming both pages', () => {
     const data = records(250);
     const low = [...data.slice(0, 100), ...data.slice(99, 199), ...data.slice(199)];
-    const set: ResultSet = {
+    const set: Walk = {
+      listing: LISTING,
+      limit: 100,
       records: low,
       total: 250,
-      capped: false,
-      pages: [
-        page(low.slice(0, 100), 0, 100, 250),
-        page(low.slice(100, 200), 100, 100, 250),
-        page(low.slice(200), 200, 100, 250),
-      ],
+      complete: true,
+      pages: [0, 100, 200].map((offset) => ({
+        offset,
+        exchange: page(low.slice(offset, offset + 100), offset, 100, 250),
+      })),
     };
     const v = enumerationViolation(set, identity(data), 'the listing');
     assert.equal(v?.rule, 'PAG-PARTITION');
     assert.match(v?.received ?? '', /p99 at positions 99 and 100/);
-    assert.equal(v?.exchange, set.pages[0]);
-    assert.equal(v?.related?.[0], set.pages[1]);
+    assert.equal(v?.exchange, set.pages[0]?.exchange);
+    assert.equal(v?.related?.[0], set.pages[1]?.exchange);
   });
   test('a record skipped at a page boundary (offset one high) fails as a gap', () => {
     const data = records(250);
@@ -139,13 +143,12 @@ describe('sameSetViolation (PAG-PARTITION)', () => {
 
 describe('walkViolation (PAG-PARTITION)', () => {
   test('pages at limit 7 that concatenate to the enumeration pass', () => {
-    assert.equal(walkViolation(walk(all, 7), 7, resultSet(all), idOf), undefined);
-    assert.equal(walkViolation(walk([], 7), 7, resultSet([], 0), idOf), undefined);
+    assert.equal(walkViolation(walk(all, 7), resultSet(all), idOf), undefined);
+    assert.equal(walkViolation(walk([], 7), resultSet([], 0), idOf), undefined);
   });
   test('a record on two pages (offset one low) fails', () => {
     const v = walkViolation(
       walk(all, 7, (o) => all.slice(Math.max(0, o - 1), Math.max(0, o - 1) + 7)),
-      7,
       resultSet(all),
       idOf,
     );
@@ -155,7 +158,6 @@ describe('walkViolation (PAG-PARTITION)', () => {
   test('a record on no page (offset one high) fails', () => {
     const v = walkViolation(
       walk(all, 7, (o) => all.slice(o === 0 ? 0 : o + 1, (o === 0 ? 0 : o + 1) + 7)),
-      7,
       resultSet(all),
       idOf,
     );
@@ -164,23 +166,23 @@ describe('walkViolation (PAG-PARTITION)', () => {
   });
   test('the same records in another order than the enumeration fail', () => {
     const swapped = [all[1], all[0], ...all.slice(2)];
-    const v = walkViolation(walk(swapped, 7), 7, resultSet(all), idOf);
+    const v = walkViolation(walk(swapped, 7), resultSet(all), idOf);
     assert.match(v?.received ?? '', /position 0 holds p1 instead of p0/);
   });
   test('a record the enumeration does not hold fails', () => {
-    const v = walkViolation(walk([...all, rec(99)], 7), 7, resultSet(all), idOf);
+    const v = walkViolation(walk([...all, rec(99)], 7), resultSet(all), idOf);
     assert.match(v?.received ?? '', /position 25 holds p99 instead of nothing/);
   });
   test('a capped enumeration is compared on the part it covers', () => {
     assert.equal(
-      walkViolation(walk(all.slice(0, 14), 7), 7, resultSet(all.slice(0, 10), 25, { capped: true }), idOf),
+      walkViolation(walk(all.slice(0, 14), 7), resultSet(all.slice(0, 10), 25, { capped: true }), idOf),
       undefined,
     );
   });
   test('a page that is not a usable 200 fails', () => {
-    const pages = walk(all, 7);
-    pages[1] = { offset: 7, exchange: fakeExchange({ status: 500, text: 'boom' }) };
-    assert.match(walkViolation(pages, 7, resultSet(all), idOf)?.received ?? '', /HTTP 500/);
+    const w = walk(all, 7);
+    w.pages[1] = { offset: 7, exchange: fakeExchange({ status: 500, text: 'boom' }) };
+    assert.match(walkViolation(w, resultSet(all), idOf)?.received ?? '', /HTTP 500/);
   });
 });
 

@@ -1,0 +1,147 @@
+/**
+ * The access oracle (payment-api.md §5, §7; reading.md "Keys, modes, merchants"): for any request — credential,
+ * header spelling, endpoint, merchant, query — the rule that fixes its answer and the statuses that rule allows.
+ * Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
+ */
+import type { KeySlot } from '../fixtures/config.ts';
+import type { Exchange, KeyMutation } from '../fixtures/http.ts';
+import { describeRequest, type PageRequest } from '../fixtures/listing.ts';
+import type { RuleId } from '../fixtures/rules.ts';
+import { excerpt, type Violation } from '../fixtures/violation.ts';
+
+export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
+export type Endpoint = 'status' | 'list';
+
+export type Credential =
+  | { kind: 'none' }
+  /** A made-up header value, never a secret (`Bearer not-a-key`, `''`). */
+  | { kind: 'malformed'; header: string }
+  | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation };
+
+/** How the header is written around the key: the scheme's spelling and the whitespace after it. */
+export interface Spelling {
+  scheme: string;
+  gap: string;
+}
+
+export interface AccessCase {
+  credential: Credential;
+  spelling: Spelling;
+  endpoint: Endpoint;
+  /** Whose payments (ignored for `status`). */
+  merchant: MerchantRole;
+  query: PageRequest;
+}
+
+/** The rules whose answers the access oracle fixes. */
+export type AccessRule = Extract<
+  RuleId,
+  | 'AUTH-MISSING'
+  | 'AUTH-INVALID'
+  | 'AUTH-REVOKED'
+  | 'AUTH-FIRST'
+  | 'AUTH-FORBIDDEN'
+  | 'AUTH-STATUS'
+  | 'MODE-TEST-SANDBOX'
+  | 'MODE-LIVE-SANDBOX'
+  | 'MODE-TEST-LIVE'
+  | 'MODE-LIVE-LIVE'
+  | 'ADV-UNKNOWN-MERCHANT'
+>;
+
+export interface AccessExpectation {
+  rule: AccessRule;
+  allowed: (status: number) => boolean;
+  /** The answer the rule requires, for the Expected line. */
+  answer: string;
+  /** What was sent, in words. */
+  what: string;
+}
+
+const only =
+  (...statuses: number[]) =>
+  (s: number) =>
+    statuses.includes(s);
+const is2xx = (s: number) => s >= 200 && s < 300;
+const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
+
+/** The keys that are valid as issued; revoked and rotated-out keys are refused (§7). */
+const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
+
+export function isValidCredential(c: Credential): boolean {
+  return c.kind === 'key' && c.mutation === undefined && VALID_SLOTS.includes(c.slot);
+}
+
+/**
+ * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a
+ * configured key works in (the restricted key may be of either).
+ */
+function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
+  const where = c.endpoint === 'status' ? 'GET /merchant/status' : `the payments list of the ${c.merchant} merchant`;
+  const cred = c.credential;
+  const refused = (rule: AccessRule, what: string): AccessExpectation => ({
+    rule: c.endpoint === 'list' && c.merchant === 'unknown' && rule !== 'AUTH-MISSING' ? 'AUTH-FIRST' : rule,
+    allowed: only(401),
+    answer: 'HTTP 401',
+    what: `${what} on ${where}`,
+  });
+  if (cred.kind === 'none') return refused('AUTH-MISSING', 'no Authorization header');
+  // An empty header carries no key either (§7: "the API key is missing").
+  if (cred.kind === 'malformed' && cred.header.trim() === '')
+    return refused('AUTH-MISSING', 'an empty Authorization header');
+  if (cred.kind === 'malformed') return refused('AUTH-INVALID', 'a malformed Authorization header');
+  if (cred.mutation) return refused('AUTH-INVALID', `the ${cred.slot} key ${cred.mutation.name}`);
+  if (!VALID_SLOTS.includes(cred.slot)) return refused('AUTH-REVOKED', `the ${cred.slot} key (revoked or rotated out)`);
+
+  const mode = keyMode(cred.slot);
+  const what = `the ${cred.slot} key (${mode} mode) on ${where}`;
+  const expect = (rule: AccessRule, allowed: (s: number) => boolean, answer: string) => ({
+    rule,
+    allowed,
+    answer,
+    what,
+  });
+  if (c.endpoint === 'status') return expect('AUTH-STATUS', is2xx, 'any 2xx (the key is accepted)');
+  if (c.merchant === 'unknown') return expect('ADV-UNKNOWN-MERCHANT', only(404, 403), 'HTTP 404 (403 acceptable)');
+  const sandbox = SANDBOX.includes(c.merchant);
+  if (cred.slot === 'restricted') {
+    // A valid key lacking the permission: 403. On a merchant of the other mode, 404 (§7) is as legal.
+    return sandbox && mode === 'live'
+      ? expect('AUTH-FORBIDDEN', only(403, 404), 'HTTP 403 (or 404 for the other mode), never 401 or 200')
+      : expect('AUTH-FORBIDDEN', only(403), 'HTTP 403, never 401 or 200');
+  }
+  if (mode === 'test') return expect(sandbox ? 'MODE-TEST-SANDBOX' : 'MODE-TEST-LIVE', only(200), 'HTTP 200');
+  return sandbox
+    ? expect('MODE-LIVE-SANDBOX', only(404), 'HTTP 404 (an object of the other mode)')
+    : expect('MODE-LIVE-LIVE', only(200), 'HTTP 200');
+}
+
+/**
+ * The expectation for any spelling: the scheme name is case-insensitive (RFC 9110 §11.1), so its case changes
+ * nothing; extra spaces after it (RFC 9110 allows 1*SP) may be taken as the same credential or refused with 401,
+ * but never answered more permissively than the canonical spelling.
+ */
+export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
+  const base = canonical(c, keyMode);
+  if (c.spelling.gap === ' ' || !isValidCredential(c.credential)) return base;
+  return { ...base, allowed: (s) => base.allowed(s) || s === 401, answer: `${base.answer}, or 401 (spacing refused)` };
+}
+
+/** The violation when the answer is not one the case's rule allows. */
+export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {
+  if (exp.allowed(e.status)) return undefined;
+  const q = Object.keys(query).length > 0 ? ` with ${describeRequest(query)}` : '';
+  const hints: Record<number, string> = {
+    200: 'served',
+    401: 'refused as an invalid key',
+    403: 'refused as lacking a permission',
+    404: 'answered as not found',
+  };
+  const hint = hints[e.status] ?? (e.status >= 500 ? 'a server error' : undefined);
+  return {
+    rule: exp.rule,
+    expected: `${exp.answer} for ${exp.what}${q} (${e.authLabel})`,
+    received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`,
+    exchange: e,
+  };
+}
