@@ -6,9 +6,11 @@ import {
   forbiddenViolation,
   keyLeakViolation,
   otherModeViolation,
+  spelledPathViolation,
   statusAcceptedViolation,
   unauthorizedViolation,
   unknownMerchantViolation,
+  unknownPathViolation,
 } from '../../checks/auth.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
@@ -116,5 +118,36 @@ describe('firstViolation', () => {
     assert.equal(merged?.exchange, a?.exchange);
     assert.match(merged?.received ?? '', /and 1 more: HTTP 404/);
     assert.deepEqual(merged?.related, [b?.exchange]);
+  });
+});
+
+describe('spelledPathViolation (a spelling of a spec path)', () => {
+  const spelling = (served: boolean) => ({ name: 'a trailing slash', served, whenServed: [401], why: 'no key' });
+  test('served spellings must answer like the spec path; unserved ones anything but a 2xx', () => {
+    assert.equal(spelledPathViolation('AUTH-MISSING', refused(401), spelling(true)), undefined);
+    assert.equal(spelledPathViolation('AUTH-MISSING', refused(404), spelling(false)), undefined);
+    assert.equal(spelledPathViolation('AUTH-MISSING', refused(400), spelling(false)), undefined);
+    const v = spelledPathViolation('AUTH-MISSING', refused(404), spelling(true));
+    assert.equal(v?.rule, 'AUTH-MISSING');
+    assert.match(v?.expected ?? '', /HTTP 401, as on the spec's spelling .* a spelling with a trailing slash/);
+  });
+  test('data without the right credential fails, served or not, under the given rule', () => {
+    for (const served of [true, false]) {
+      const v = spelledPathViolation('MODE-LIVE-SANDBOX', listing(), { ...spelling(served), whenServed: [404] });
+      assert.equal(v?.rule, 'MODE-LIVE-SANDBOX');
+      assert.match(v?.received ?? '', /served by a route that skipped this check/);
+    }
+  });
+});
+
+describe('unknownPathViolation (ADV-UNKNOWN-PATH)', () => {
+  test('401 passes; 404 is reported as a target that routes first; anything else is reported too', () => {
+    assert.equal(unknownPathViolation(refused(401)), undefined);
+    assert.match(
+      unknownPathViolation(refused(404))?.received ?? '',
+      /accepted: the target routes before it authenticates/,
+    );
+    assert.equal(unknownPathViolation(refused(403))?.rule, 'ADV-UNKNOWN-PATH');
+    assert.match(unknownPathViolation(listing())?.received ?? '', /served without a valid key/);
   });
 });

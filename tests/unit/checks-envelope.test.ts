@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  capNotationViolation,
   capViolation,
   defaultLimitViolation,
   echoViolation,
@@ -219,5 +220,27 @@ describe('robustnessViolation (INP-ROBUST)', () => {
   });
   test('a 200 whose size contradicts its own echo fails', () => {
     assert.equal(robustnessViolation(page({ offset: 0, limit: 10, total: 40, n: 3 }), 'limit=1e2')?.rule, 'INP-ROBUST');
+  });
+});
+
+describe('capNotationViolation (LIM-CAP for a limit written another way)', () => {
+  const page = (n: number, limit: number) => fakeExchange({ json: envelope({ n, limit, total: 237 }) });
+  test('a 4xx, or a 200 reading it as any limit up to 100, passes', () => {
+    assert.equal(capNotationViolation(fakeExchange({ status: 400, json: {} }), 'limit=1e3'), undefined);
+    assert.equal(capNotationViolation(page(100, 100), 'limit=1e3'), undefined);
+    assert.equal(capNotationViolation(page(1, 1), 'limit=1e3 (read as 1)'), undefined);
+    assert.equal(capNotationViolation(page(5, 5), 'limit=5&limit=500'), undefined);
+  });
+  test('more than 100 records, more records than echoed, or an echo above 100 fails', () => {
+    for (const [n, limit] of [
+      [237, 237],
+      [100, 5],
+      [100, 500],
+    ] as const) {
+      const v = capNotationViolation(page(n, limit), 'limit=+500 (plus sign)');
+      assert.equal(v?.rule, 'LIM-CAP', `${n} records, limit ${limit}`);
+      assert.match(v?.expected ?? '', /limit=\+500 \(plus sign\)/);
+    }
+    assert.equal(capNotationViolation(fakeExchange({ status: 500, text: 'x' }), 'limit=1e3')?.rule, 'LIM-CAP');
   });
 });

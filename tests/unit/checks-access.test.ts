@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import {
+  type AccessCase,
+  accessViolation,
+  type Credential,
+  expectedAccess,
+  type MerchantRole,
+} from '../../checks/access.ts';
+import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../fixtures/access.ts';
+import type { KeySlot } from '../../fixtures/config.ts';
+import { keyMutations } from '../../fixtures/key-mutations.ts';
+import { fakeExchange } from '../support/exchange.ts';
+import { testTarget } from '../support/target.ts';
+
+const modes = (slot: KeySlot) => (slot === 'live' ? 'live' : 'test');
+const liveRestricted = (slot: KeySlot) => (slot === 'live' || slot === 'restricted' ? 'live' : 'test');
+const key = (slot: KeySlot): Credential => ({ kind: 'key', slot });
+const on = (credential: Credential, merchant: MerchantRole, extra: Partial<AccessCase> = {}): AccessCase => ({
+  credential,
+  spelling: CANONICAL,
+  endpoint: 'list',
+  merchant,
+  query: {},
+  ...extra,
+});
+const verdict = (c: AccessCase, status: number, keyMode = modes) => expectedAccess(c, keyMode).allowed(status);
+
+describe('expectedAccess: the rule and the allowed answers of every request', () => {
+  test('no key or an empty header: AUTH-MISSING, 401 only, on any merchant and both endpoints', () => {
+    for (const credential of [{ kind: 'none' }, { kind: 'malformed', header: '' }] as Credential[]) {
+      for (const m of ['sandbox', 'live', 'unknown'] as MerchantRole[]) {
+        assert.equal(expectedAccess(on(credential, m), modes).rule, 'AUTH-MISSING');
+        assert.equal(verdict(on(credential, m), 401), true);
+        assert.equal(verdict(on(credential, m), 404), false);
+      }
+      assert.equal(expectedAccess(on(credential, 'sandbox', { endpoint: 'status' }), modes).rule, 'AUTH-MISSING');
+    }
+  });
+
+  test('malformed headers and tampered keys: AUTH-INVALID, on an unknown merchant AUTH-FIRST; 401 only', () => {
+    const [mutation] = keyMutations('sk_test_abcdefghij0123456789');
+    const tampered: Credential = { kind: 'key', slot: 'test', mutation };
+    for (const credential of [{ kind: 'malformed', header: 'Bearer not-a-key' }, tampered] as Credential[]) {
+      assert.equal(expectedAccess(on(credential, 'sandbox'), modes).rule, 'AUTH-INVALID');
+      assert.equal(expectedAccess(on(credential, 'sandbox', { endpoint: 'status' }), modes).rule, 'AUTH-INVALID');
+      assert.equal(expectedAccess(on(credential, 'unknown'), modes).rule, 'AUTH-FIRST');
+      assert.equal(verdict(on(credential, 'unknown'), 404), false);
+      assert.equal(verdict(on(credential, 'sandbox'), 200), false);
+    }
+  });
+
+  test('revoked and rotated-out keys: AUTH-REVOKED in every spelling, AUTH-FIRST on an unknown merchant', () => {
+    for (const slot of ['revoked', 'old'] as KeySlot[]) {
+      for (const spelling of SPELLINGS) {
+        const c = on(key(slot), 'live', { spelling });
+        assert.equal(expectedAccess(c, modes).rule, 'AUTH-REVOKED');
+        assert.equal(verdict(c, 401), true);
+        assert.equal(
+          verdict(c, 200),
+          false,
+          `${spelling.scheme}${spelling.gap}: two spaces do not make a bad key good`,
+        );
+      }
+      assert.equal(expectedAccess(on(key(slot), 'unknown'), modes).rule, 'AUTH-FIRST');
+    }
+  });
+
+  test('valid keys: the mode table of §5.5/§5.6, and /merchant/status accepts every valid key', () => {
+    const table: Array<[KeySlot, MerchantRole, string, number[]]> = [
+      ['test', 'sandbox', 'MODE-TEST-SANDBOX', [200]],
+      ['test', 'otherSandbox', 'MODE-TEST-SANDBOX', [200]],
+      ['test', 'live', 'MODE-TEST-LIVE', [200]],
+      ['live', 'sandbox', 'MODE-LIVE-SANDBOX', [404]],
+      ['live', 'live', 'MODE-LIVE-LIVE', [200]],
+      ['restricted', 'sandbox', 'AUTH-FORBIDDEN', [403]],
+      ['restricted', 'live', 'AUTH-FORBIDDEN', [403]],
+      ['test', 'unknown', 'ADV-UNKNOWN-MERCHANT', [404, 403]],
+      ['live', 'unknown', 'ADV-UNKNOWN-MERCHANT', [404, 403]],
+    ];
+    for (const [slot, merchant, rule, allowed] of table) {
+      const exp = expectedAccess(on(key(slot), merchant), modes);
+      assert.equal(exp.rule, rule, `${slot} on ${merchant}`);
+      for (const s of [200, 401, 403, 404, 500])
+        assert.equal(exp.allowed(s), allowed.includes(s), `${slot} on ${merchant}: ${s}`);
+    }
+    for (const slot of ['test', 'live', 'restricted'] as KeySlot[]) {
+      const exp = expectedAccess(on(key(slot), 'sandbox', { endpoint: 'status' }), modes);
+      assert.equal(exp.rule, 'AUTH-STATUS');
+      assert.equal(exp.allowed(204), true);
+      assert.equal(exp.allowed(403), false);
+    }
+  });
+
+  test('a live restricted key on a sandbox merchant may get 403 or 404, never 401 or 200', () => {
+    const exp = expectedAccess(on(key('restricted'), 'sandbox'), liveRestricted);
+    assert.equal(exp.rule, 'AUTH-FORBIDDEN');
+    assert.deepEqual([403, 404, 401, 200].map(exp.allowed), [true, true, false, false]);
+  });
+
+  test("the scheme's case changes nothing; two spaces may also be refused with 401, never answered more openly", () => {
+    for (const spelling of SPELLINGS.filter((s) => s.gap === ' ')) {
+      assert.equal(verdict(on(key('test'), 'sandbox', { spelling }), 401), false, spelling.scheme);
+    }
+    const twoSpaces = SPELLINGS.find((s) => s.gap === '  ');
+    assert.ok(twoSpaces);
+    assert.equal(verdict(on(key('test'), 'sandbox', { spelling: twoSpaces }), 401), true);
+    assert.equal(verdict(on(key('test'), 'sandbox', { spelling: twoSpaces }), 200), true);
+    assert.equal(verdict(on(key('live'), 'sandbox', { spelling: twoSpaces }), 200), false);
+  });
+});
+
+describe('accessViolation', () => {
+  test('names the rule, the required answer, the query and the credential label; nothing when allowed', () => {
+    const c = on(key('restricted'), 'sandbox', { query: { sort: 'amount' } });
+    const exp = expectedAccess(c, modes);
+    assert.equal(accessViolation(exp, fakeExchange({ status: 403 }), c.query), undefined);
+    const v = accessViolation(exp, fakeExchange({ status: 200, json: { data: [] } }), c.query);
+    assert.equal(v?.rule, 'AUTH-FORBIDDEN');
+    assert.match(v?.expected ?? '', /HTTP 403, never 401 or 200 for the restricted key .* with sort=amount/);
+    assert.match(v?.received ?? '', /^HTTP 200 .*\(served\)$/);
+  });
+});
+
+describe('accessCases: every request a rule draws is one its rule fixes', () => {
+  const target = testTarget({
+    keys: {
+      test: 'sk_test_UnitTestKey01',
+      live: 'sk_live_UnitLiveKey02',
+      restricted: 'sk_test_UnitRestricted3',
+      revoked: 'sk_test_UnitRevoked04x',
+      old: 'sk_test_UnitRevoked04x',
+    },
+    merchants: { sandbox: 'msb_1', live: 'mlv_1', otherSandbox: 'msb_2' },
+  });
+  for (const rule of ACCESS_RULES) {
+    test(rule, () => {
+      const cases = accessCases(target, rule);
+      assert.ok(cases, `${rule} has a space`);
+      for (const c of [...cases.examples, ...fc.sample(cases.arb, { seed: 7, numRuns: 200 })]) {
+        assert.equal(expectedAccess(c, keyModes(target)).rule, rule, JSON.stringify(c));
+      }
+    });
+  }
+
+  test('revoked and restricted keys are tried in every spelling on both endpoints and both merchants', () => {
+    const revoked = accessCases(target, 'AUTH-REVOKED')?.examples ?? [];
+    for (const spelling of SPELLINGS) {
+      for (const [endpoint, merchant] of [
+        ['status', 'sandbox'],
+        ['list', 'sandbox'],
+        ['list', 'live'],
+      ] as const) {
+        assert.ok(
+          revoked.some((c) => c.spelling === spelling && c.endpoint === endpoint && c.merchant === merchant),
+          `revoked ${spelling.scheme}${spelling.gap}on ${endpoint} ${merchant}`,
+        );
+      }
+    }
+    assert.equal(
+      revoked.filter((c) => c.credential.kind === 'key' && c.credential.slot === 'old').length,
+      0,
+      'the old key equals the revoked one here: not sent twice',
+    );
+    const forbidden = accessCases(target, 'AUTH-FORBIDDEN')?.examples ?? [];
+    assert.ok(SPELLINGS.every((s) => forbidden.some((c) => c.spelling === s && c.merchant === 'live')));
+    assert.ok(forbidden.some((c) => c.query.sort !== undefined && c.query.status !== undefined));
+  });
+
+  test('a rule without its inputs has no space (the check is skipped)', () => {
+    assert.equal(accessCases(testTarget(), 'MODE-LIVE-LIVE'), undefined);
+    assert.equal(accessCases(testTarget(), 'AUTH-REVOKED'), undefined);
+  });
+});

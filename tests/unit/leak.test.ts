@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { findKeyLeak } from '../../fixtures/leak.ts';
+
+const KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
+const SECRET = KEY.slice('sk_test_'.length); // 24 characters
+const body = (text: string) => ({ headers: {}, text });
+const header = (value: string) => ({ headers: { 'x-key-hint': value }, text: '{}' });
+
+describe('findKeyLeak: the whole key, encoded', () => {
+  test('as is, URL-encoded and Base64-encoded, in a body or a header', () => {
+    assert.equal(findKeyLeak(KEY, body(`{"message":"bad key ${KEY}"}`)), 'body');
+    assert.equal(findKeyLeak(KEY, header(KEY)), 'header x-key-hint');
+    assert.equal(findKeyLeak(`${KEY}/+`, body(encodeURIComponent(`${KEY}/+`))), 'body (URL-encoded)');
+    assert.equal(findKeyLeak(KEY, body(Buffer.from(`user=${KEY}`).toString('base64'))), 'body (Base64)');
+  });
+});
+
+describe('findKeyLeak: most of the key (reading: "not as a large part of it")', () => {
+  test('all but the last four characters masked', () => {
+    assert.match(findKeyLeak(KEY, body(`Invalid API key ${KEY.slice(0, -4)}****`)) ?? '', /^body \(20 of the key's 24/);
+  });
+  test('the first two thirds, then cut', () => {
+    const shown = KEY.slice(0, Math.floor((KEY.length * 2) / 3));
+    assert.match(findKeyLeak(KEY, header(`${shown}…`)) ?? '', /^header x-key-hint \(\d+ of the key's 24/);
+  });
+  test('masked in the middle: half of the secret at its own positions is enough', () => {
+    const masked = `sk_test_${SECRET.slice(0, 6)}${'*'.repeat(12)}${SECRET.slice(18)}`;
+    assert.match(findKeyLeak(KEY, body(masked)) ?? '', /12 of the key's 24/);
+  });
+  test('a hint of the last four characters, the prefix alone, or a few characters are not a leak', () => {
+    assert.equal(findKeyLeak(KEY, body(`your key ends in ${KEY.slice(-4)}`)), undefined);
+    assert.equal(findKeyLeak(KEY, body('keys look like sk_test_…')), undefined);
+    assert.equal(findKeyLeak(KEY, body(`sk_test_${SECRET.slice(0, 8)}…`)), undefined);
+    assert.equal(findKeyLeak(KEY, body(`${'*'.repeat(18)}${SECRET.slice(-6)}`)), undefined);
+  });
+  test('a response full of one anchor stays cheap and right', () => {
+    const noisy = `${SECRET.slice(0, 6)} `.repeat(10_000);
+    assert.equal(findKeyLeak(KEY, body(noisy)), undefined);
+  });
+});
