@@ -53,7 +53,7 @@ import { assertNoViolation, excerpt } from '../fixtures/violation.ts';
 import { type Walk, walk } from '../fixtures/walk.ts';
 
 /** A walk at limit L reads at most this many pages. */
-const MAX_WALK_PAGES = 30;
+const MAX_WALK_PAGES = 12;
 
 /** A case on listing `i` with one of SELECTIONS (by index `s`) and a window from `offset` and `limit`. */
 function selectionCaseArb(
