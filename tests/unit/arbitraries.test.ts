@@ -6,6 +6,7 @@ import {
   filterArb,
   inCapLimitArb,
   limitArb,
+  MAX_ENCODED_VALUE,
   ODD_INPUTS,
   oddLengthArb,
   oddStringArb,
@@ -271,7 +272,11 @@ describe('oddStringArb, oddLengthArb and repeatTo', () => {
       all.some((v) => [...v].some((c) => (c.codePointAt(0) ?? 0) < 0x20 || c === '\u007f')),
       'control characters',
     );
-    for (const v of all) assert.doesNotThrow(() => encodeURIComponent(v));
+    for (const v of all) assert.ok(encodeURIComponent(v).length <= MAX_ENCODED_VALUE + 12, `${v.length} characters`);
+    assert.ok(
+      all.some((v) => v.length > 4000 && /^[A-Za-z0-9]+$/.test(v)),
+      'ASCII values reach several thousand',
+    );
     assert.equal(repeatTo('😀x', 3), '😀x😀');
     assert.equal([...repeatTo('中文', 5)].length, 5);
   });

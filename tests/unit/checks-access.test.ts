@@ -90,6 +90,9 @@ describe('expectedAccess: the rule and the allowed answers of every request', ()
       assert.equal(exp.rule, 'AUTH-STATUS');
       assert.equal(exp.allowed(204), true);
       assert.equal(exp.allowed(403), false);
+      assert.equal(exp.allowed(400), false);
+      const withQuery = expectedAccess(on(key(slot), 'sandbox', { endpoint: 'status', query: { limit: 5 } }), modes);
+      assert.deepEqual([200, 400, 422, 401, 403].map(withQuery.allowed), [true, true, true, false, false]);
     }
   });
 
