@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { openLedger, resetLedger, slotInterval } from '../../fixtures/ledger.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs tests/support/ledger-child.ts in `n` processes at once, sharing the ledger file; their outputs. */
+function children(n: number, ledger: string, args: string[]): Promise<string[]> {
+  const child = () =>
+    new Promise<string>((resolve, reject) => {
+      const p = spawn('node', ['--import', 'tsx', 'tests/support/ledger-child.ts', ...args], {
+        env: { ...process.env, CONFORMANCE_LEDGER: ledger },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      p.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}`))));
+    });
+  return Promise.all(Array.from({ length: n }, child));
+}
+
+/** The most timestamps in any window of `ms` milliseconds. */
+function busiestWindow(times: number[], ms: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] as number) - (sorted[j] as number) >= ms) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe('the ledger in memory', () => {
+  test('never more than the budget; slots slightly wider than 1000/rps ms apart', () => {
+    const ledger = openLedger({});
+    const slots = Array.from({ length: 12 }, () => ledger.reserve(10, 20));
+    assert.equal(slots.filter((s) => s !== undefined).length, 10);
+    assert.equal(ledger.sent(), 10);
+    const given = slots.filter((s): s is number => s !== undefined);
+    for (let i = 1; i < given.length; i++)
+      assert.ok((given[i] as number) - (given[i - 1] as number) >= slotInterval(20) - 1);
+    assert.ok(slotInterval(20) > 50);
+    assert.equal(busiestWindow(given, 1000), 10);
+  });
+});
+
+describe('the ledger shared by processes (Playwright workers)', () => {
+  test('three processes asking 40 each with a budget of 100 get exactly 100 between them', async () => {
+    const file = join(dir, 'budget');
+    resetLedger(file);
+    const got = await children(3, file, ['reserve', '40', '100']);
+    assert.equal(
+      got.reduce((n, s) => n + Number(s), 0),
+      100,
+    );
+    assert.equal(statSync(file).size, 100);
+  });
+
+  test('API_MAX_RPS 20 holds for the run: at the target, no 1-second window holds more than 24 requests', async () => {
+    const arrivals: number[] = [];
+    const server = createServer((_req, res) => {
+      arrivals.push(performance.timeOrigin + performance.now());
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = join(dir, 'pace');
+      resetLedger(file);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await children(3, file, ['send', '15', '20', url]);
+      assert.equal(arrivals.length, 45);
+      const most = busiestWindow(arrivals, 1000);
+      assert.ok(most <= 24, `${most} requests in one second`);
+      assert.ok(most >= 15, `${most}: the three processes did overlap`);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a lock left by a killed process is taken over after it goes stale', () => {
+    const file = join(dir, 'stale');
+    resetLedger(file);
+    const ledger = openLedger({ CONFORMANCE_LEDGER: file });
+    // A lock file dated 5 s ago, as a worker killed inside the critical section would leave it.
+    const lock = `${file}.lock`;
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 5000);
+    utimesSync(lock, old, old);
+    assert.notEqual(ledger.reserve(10, 0), undefined);
+    assert.equal(ledger.sent(), 1);
+  });
+});
