@@ -9,7 +9,7 @@ import type { Fault } from './faults/fault.ts';
 import { LISTING_FAULTS } from './faults/listing.ts';
 import { compileHooks, type Switchboard } from './hooks.ts';
 
-export { type Fault, FaultCrash, type RuleId } from './faults/fault.ts';
+export { type Fault, FaultCrash } from './faults/fault.ts';
 
 /** The catalogue, in the order hooks run: listing faults (faults/listing.ts), then access faults (faults/access.ts). */
 export const FAULTS: readonly Fault[] = [...LISTING_FAULTS, ...ACCESS_FAULTS];
