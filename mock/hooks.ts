@@ -54,23 +54,34 @@ export interface FaultHooks {
 export type HookPoint = keyof FaultHooks;
 export type Switchboard = { readonly [P in HookPoint]-?: readonly NonNullable<FaultHooks[P]>[] };
 
-const HOOK_POINTS: readonly HookPoint[] = [
-  'keys',
-  'settings',
-  'beforeAuth',
-  'missingKey',
-  'credentials',
-  'matchKey',
-  'access',
-  'permission',
-  'oddParam',
-  'plan',
-  'window',
-  'echo',
-  'body',
-  'error',
-  'headers',
-];
+/** The stages of one request pass (server.ts), in order; `start` runs once when the mock starts. */
+export const STAGES = ['start', 'auth', 'access', 'params', 'query', 'render'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/**
+ * Every hook point with its stage, in the order a request meets them. Typed against FaultHooks, so a hook
+ * point missing here (or named here but not in FaultHooks) fails the typecheck.
+ */
+export const HOOK_STAGES = {
+  keys: 'start',
+  settings: 'start',
+  beforeAuth: 'auth',
+  missingKey: 'auth',
+  credentials: 'auth',
+  matchKey: 'auth',
+  access: 'access',
+  permission: 'access',
+  oddParam: 'params',
+  plan: 'query',
+  window: 'query',
+  echo: 'query',
+  body: 'render',
+  error: 'render',
+  headers: 'render',
+} as const satisfies Record<HookPoint, Stage>;
+
+/** The hook points in request order (the key order of HOOK_STAGES). */
+export const HOOK_POINTS = Object.keys(HOOK_STAGES) as readonly HookPoint[];
 
 /** Collects the hooks of the active faults per point, in catalogue order. */
 export function compileHooks(active: readonly FaultHooks[]): Switchboard {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RULES } from '../../fixtures/rules.ts';
 import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults.ts';
+import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/hooks.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { faultProbes, type Probe } from './fault-probes.ts';
 
@@ -41,6 +42,13 @@ describe('fault catalogue', () => {
   });
   test('every fault has an HTTP probe, and every probe a fault', () => {
     assert.deepEqual(Object.keys(PROBES).sort(), [...FAULT_NAMES].sort());
+  });
+  test('hook points are listed in request order: their stages never go back', () => {
+    const ranks = HOOK_POINTS.map((p) => STAGES.indexOf(HOOK_STAGES[p]));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+    );
   });
   test('an unknown fault is refused with the list of names', async () => {
     assert.throws(
