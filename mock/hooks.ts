@@ -6,8 +6,8 @@
 import type { Access, PermissionCheck } from './access.ts';
 import type { Credentials, KeyRecord } from './auth.ts';
 import type { Failure } from './errors.ts';
-import type { Query, QuerySettings } from './params.ts';
-import type { Echo, PageFacts, Plan, Window } from './query.ts';
+import type { ParsedQuery, QuerySettings } from './params.ts';
+import type { Echo, PageFacts, Plan, Slice } from './query.ts';
 import type { Route, RouteKind } from './routes.ts';
 import type { Store } from './store.ts';
 
@@ -38,9 +38,9 @@ export interface FaultHooks {
   /** Params: a value for an offset/limit that failed clean parsing (undefined = still invalid); may throw. */
   oddParam?(name: 'offset' | 'limit', raw: string): number | undefined;
   /** Query: rewrite which list serves the page and counts the total. */
-  plan?(plan: Plan, query: Query, requestNo: number): void;
-  /** Slice: move the window. */
-  window?(window: Window, facts: PageFacts): void;
+  plan?(plan: Plan, query: ParsedQuery, requestNo: number): void;
+  /** Query: move the slice of the list that becomes the page. */
+  slice?(slice: Slice, facts: PageFacts): void;
   /** Envelope numbers: rewrite offset, limit, total. */
   echo?(echo: Echo, facts: PageFacts): void;
   /** Rendering: rewrite a 200 body (listing or status). */
@@ -73,7 +73,7 @@ export const HOOK_STAGES = {
   permission: 'access',
   oddParam: 'params',
   plan: 'query',
-  window: 'query',
+  slice: 'query',
   echo: 'query',
   body: 'render',
   error: 'render',

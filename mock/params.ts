@@ -40,7 +40,7 @@ export function querySettings(variants: Variants, board: Switchboard): QuerySett
 }
 
 /** The query in force. */
-export interface Query {
+export interface ParsedQuery {
   offset: number;
   limit: number;
   /** The limit the envelope echoes (the limit in force, unless a fault says otherwise). */
@@ -80,7 +80,7 @@ function fail(s: QuerySettings, param: Param, message: Message): ParseResult {
   return { failure: reject(s.invalid === '422' ? 422 : 400, message, param) };
 }
 
-export type ParseResult = { query: Query; failure?: undefined } | { query?: undefined; failure: Failure };
+export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
 
 export function parseQuery(search: string, s: QuerySettings, board: Switchboard): ParseResult {
   const coerce = s.invalid === 'coerce';

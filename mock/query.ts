@@ -1,11 +1,11 @@
 /**
- * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, slice one window of it, echo.
+ * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, take one slice of it, echo.
  * Filter and sort are already applied in the precomputed lists, so they always come before pagination.
  */
 import type { Status } from './data.ts';
 import type { Switchboard } from './hooks.ts';
-import type { Query } from './params.ts';
-import type { Filter, Listing, Order, Row } from './store.ts';
+import type { ParsedQuery } from './params.ts';
+import type { Filter, ListingViews, Order, Row } from './store.ts';
 
 /** Which precomputed list serves the page, and which one counts the total. Faults may rewrite it. */
 export interface Plan {
@@ -18,8 +18,8 @@ export interface Plan {
   pageSort?: 'asc' | 'desc';
 }
 
-/** Half-open window [start, end) of the chosen list. */
-export interface Window {
+/** The half-open range [start, end) of the chosen list that becomes the page. */
+export interface Slice {
   start: number;
   end: number;
 }
@@ -31,9 +31,9 @@ export interface Echo {
   total: number;
 }
 
-/** What echo and window hooks may look at: the query, the true total, and the page size served. */
+/** What slice and echo hooks may look at: the query, the true total, and the page size served. */
 export interface PageFacts {
-  query: Query;
+  query: ParsedQuery;
   total: number;
   dataLength: number;
   requestNo: number;
@@ -48,7 +48,7 @@ const ORDER_OF_SORT = { amount: 'asc', '-amount': 'desc' } as const;
 
 const amountOf = (r: Row) => Number(r.amount);
 
-export function runQuery(listing: Listing, query: Query, board: Switchboard, requestNo: number): Page {
+export function runQuery(views: ListingViews, query: ParsedQuery, board: Switchboard, requestNo: number): Page {
   const plan: Plan = {
     rows: query.filter,
     total: query.filter,
@@ -56,15 +56,15 @@ export function runQuery(listing: Listing, query: Query, board: Switchboard, req
   };
   for (const rewrite of board.plan) rewrite(plan, query, requestNo);
 
-  const rows = listing.views[plan.rows][plan.order];
-  const total = listing.totals[plan.total];
+  const rows = views.views[plan.rows][plan.order];
+  const total = views.totals[plan.total];
   const facts: PageFacts = { query, total, dataLength: 0, requestNo };
 
   const start = query.offset;
-  const window: Window = { start, end: Math.min(start + query.limit, rows.length) };
-  for (const shift of board.window) shift(window, facts);
+  const slice: Slice = { start, end: Math.min(start + query.limit, rows.length) };
+  for (const shift of board.slice) shift(slice, facts);
 
-  let data = window.start < window.end ? rows.slice(window.start, window.end) : [];
+  let data = slice.start < slice.end ? rows.slice(slice.start, slice.end) : [];
   if (plan.pageFilter !== undefined) data = data.filter((r) => r.status === plan.pageFilter);
   if (plan.pageSort !== undefined) {
     const sign = plan.pageSort === 'asc' ? 1 : -1;

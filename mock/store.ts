@@ -38,7 +38,7 @@ export interface Row {
 
 export type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
 
-export interface Listing {
+export interface ListingViews {
   readonly views: Views;
   /** Number of records per filter (the `total` of an unpaginated query). */
   readonly totals: Readonly<Record<Filter, number>>;
@@ -49,7 +49,7 @@ export interface Store {
   /** A row's JSON text, serialized once at start (the hot path joins these instead of stringifying rows). */
   json(row: Row): string;
   /** The union of the given listings (keys `merchantId:mode`); [] gives the empty listing. */
-  listing(keys: readonly string[]): Listing;
+  listing(keys: readonly string[]): ListingViews;
   readonly dataset: Dataset;
 }
 
@@ -87,7 +87,7 @@ function orderings(variants: Variants): Record<Order, Compare> {
   };
 }
 
-function buildListing(payments: readonly Payment[], variants: Variants, rows: Map<Payment, Row>): Listing {
+function buildListing(payments: readonly Payment[], variants: Variants, rows: Map<Payment, Row>): ListingViews {
   const compares = orderings(variants);
   const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
   const totals = {} as Record<Filter, number>;
@@ -116,8 +116,8 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
   const rows = new Map<Payment, Row>();
   for (const payments of dataset.listings.values()) for (const p of payments) rows.set(p, render(p, variants));
 
-  const cache = new Map<string, Listing>();
-  const listing = (keys: readonly string[]): Listing => {
+  const cache = new Map<string, ListingViews>();
+  const listing = (keys: readonly string[]): ListingViews => {
     const id = keys.length === 1 ? (keys[0] as string) : [...keys].sort().join('+');
     let found = cache.get(id);
     if (!found) {

@@ -25,7 +25,7 @@ export const LISTING_FAULTS: readonly Fault[] = [
     },
   }),
   // Echo (§4.2 rule 3)
-  fault('echo-offset-zero', 'PAG-ECHO', 'offset always echoed as 0; the data is still the right window', {
+  fault('echo-offset-zero', 'PAG-ECHO', 'offset always echoed as 0; the data is still the right slice', {
     echo: (e) => {
       e.offset = 0;
     },
@@ -47,8 +47,8 @@ export const LISTING_FAULTS: readonly Fault[] = [
   }),
   // Page size, total, partition, empty (§4.2 rules 1, 2, 4)
   fault('page-size-one-short', 'PAG-SIZE', 'full pages carry limit-1 records', {
-    window: (w, f) => {
-      if (w.end - w.start === f.query.limit) w.end -= 1;
+    slice: (s, f) => {
+      if (s.end - s.start === f.query.limit) s.end -= 1;
     },
   }),
   fault('total-is-page-size', 'PAG-TOTAL', 'total is the size of the page, not the number of matches', {
@@ -64,29 +64,24 @@ export const LISTING_FAULTS: readonly Fault[] = [
   fault(
     'offset-off-by-one-low',
     'PAG-PARTITION',
-    'offset > 0 starts the window at offset-1: duplicates at page boundaries',
+    'offset > 0 starts the slice at offset-1: duplicates at page boundaries',
     {
-      window: (w, f) => {
+      slice: (s, f) => {
         if (f.query.offset > 0)
-          Object.assign(w, { start: w.start - 1, end: Math.min(w.start - 1 + f.query.limit, f.total) });
+          Object.assign(s, { start: s.start - 1, end: Math.min(s.start - 1 + f.query.limit, f.total) });
       },
     },
   ),
-  fault(
-    'offset-off-by-one-high',
-    'PAG-PARTITION',
-    'offset > 0 starts the window at offset+1: gaps at page boundaries',
-    {
-      window: (w, f) => {
-        if (f.query.offset > 0)
-          Object.assign(w, { start: w.start + 1, end: Math.min(w.start + 1 + f.query.limit, f.total) });
-      },
+  fault('offset-off-by-one-high', 'PAG-PARTITION', 'offset > 0 starts the slice at offset+1: gaps at page boundaries', {
+    slice: (s, f) => {
+      if (f.query.offset > 0)
+        Object.assign(s, { start: s.start + 1, end: Math.min(s.start + 1 + f.query.limit, f.total) });
     },
-  ),
+  }),
   fault('past-end-nonempty', 'PAG-EMPTY', 'offset >= total returns the last page instead of []', {
-    window: (w, f) => {
+    slice: (s, f) => {
       if (f.total > 0 && pastEnd(f.query.offset, f.total))
-        Object.assign(w, { start: Math.max(0, f.total - f.query.limit), end: f.total });
+        Object.assign(s, { start: Math.max(0, f.total - f.query.limit), end: f.total });
     },
   }),
   fault('past-end-total-zero', 'PAG-EMPTY', 'offset >= total reports total 0', {
@@ -175,9 +170,9 @@ export const LISTING_FAULTS: readonly Fault[] = [
     'negative offset: 200 echoing it, with records from the end of the list',
     {
       oddParam: (name, raw) => (name === 'offset' && /^-\d+$/.test(raw) ? Number(raw) : undefined),
-      window: (w, f) => {
-        if (f.query.offset < 0) w.start = Math.max(0, f.total + f.query.offset);
-        if (f.query.offset < 0) w.end = Math.min(f.total, w.start + f.query.limit);
+      slice: (s, f) => {
+        if (f.query.offset < 0) s.start = Math.max(0, f.total + f.query.offset);
+        if (f.query.offset < 0) s.end = Math.min(f.total, s.start + f.query.limit);
       },
     },
   ),
