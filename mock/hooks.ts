@@ -5,14 +5,19 @@
  */
 import type { Access, PermissionCheck } from './access.ts';
 import type { Credentials, KeyRecord } from './auth.ts';
+import type { Status } from './data.ts';
 import type { Failure } from './errors.ts';
-import type { ParsedQuery, QuerySettings } from './params.ts';
-import type { Echo, PageFacts, Plan, Slice } from './query.ts';
+import type { QuerySettings } from './params.ts';
+import type { Echo, PageFacts, Plan, QueryContext, Slice } from './query.ts';
 import type { Route, RouteKind } from './routes.ts';
-import type { Store } from './store.ts';
+import type { Row, Store } from './store.ts';
 
-/** What rendering hooks know about the request. */
-export interface RenderFacts {
+/** What hooks know about the request itself, filled in as the pass goes. */
+export interface RequestFacts {
+  /** The request-target's path, as sent (not decoded). */
+  path: string;
+  /** The raw query string, without `?`. */
+  search: string;
   route: RouteKind;
   /** The key as presented (never sent back by the clean mock). */
   presented: string | undefined;
@@ -21,7 +26,7 @@ export interface RenderFacts {
 export interface FaultHooks {
   /** Start: patch the issued keys. */
   keys?(keys: KeyRecord[]): void;
-  /** Start: patch query settings (default limit, cap, status matching). */
+  /** Start: patch query settings (default limit, cap, over-limit answer). */
   settings?(settings: QuerySettings): void;
   /** Before auth: answer early (e.g. reveal an unknown merchant before checking the key). */
   beforeAuth?(route: Route, store: Store): Failure | undefined;
@@ -37,18 +42,24 @@ export interface FaultHooks {
   permission?(check: PermissionCheck): void;
   /** Params: a value for an offset/limit that failed clean parsing (undefined = still invalid); may throw. */
   oddParam?(name: 'offset' | 'limit', raw: string): number | undefined;
-  /** Query: rewrite which list serves the page and counts the total. */
-  plan?(plan: Plan, query: ParsedQuery, requestNo: number): void;
+  /** Params: a status for a filter[status] value that names none exactly (undefined = unknown status). */
+  oddStatus?(raw: string): Status | undefined;
+  /** Query: rewrite which precomputed list serves the page and which counts the total. */
+  plan?(plan: Plan, context: QueryContext): void;
+  /** Query: replace the list that serves the page (a fault's own ordering, computed once and memoised). */
+  rows?(rows: readonly Row[], plan: Plan, context: QueryContext): readonly Row[] | undefined;
   /** Query: move the slice of the list that becomes the page. */
   slice?(slice: Slice, facts: PageFacts): void;
+  /** Query: rewrite the rows of the page after slicing. */
+  page?(data: readonly Row[], facts: PageFacts): readonly Row[] | undefined;
   /** Envelope numbers: rewrite offset, limit, total. */
   echo?(echo: Echo, facts: PageFacts): void;
   /** Rendering: rewrite a 200 body (listing or status). */
-  body?(body: Record<string, unknown>, facts: RenderFacts): void;
+  body?(body: Record<string, unknown>, facts: RequestFacts): void;
   /** Rendering: rewrite a failure before its body is built. */
-  error?(failure: Failure, facts: RenderFacts): void;
+  error?(failure: Failure, facts: RequestFacts): void;
   /** Rendering: add or change response headers. */
-  headers?(headers: Record<string, string | number>, facts: RenderFacts): void;
+  headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
 }
 
 export type HookPoint = keyof FaultHooks;
@@ -72,8 +83,11 @@ export const HOOK_STAGES = {
   access: 'access',
   permission: 'access',
   oddParam: 'params',
+  oddStatus: 'params',
   plan: 'query',
+  rows: 'query',
   slice: 'query',
+  page: 'query',
   echo: 'query',
   body: 'render',
   error: 'render',

@@ -2,7 +2,7 @@
  * Query parameters of the payments list (§4.2): offset, limit, filter[status], sort.
  * Parsing never throws on input; what is invalid follows the `invalid` variant (reading "Pagination").
  */
-import { STATUSES, type Status } from './data.ts';
+import { STATUSES } from './data.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { firstAnswer, type Switchboard } from './hooks.ts';
 import type { Filter } from './store.ts';
@@ -16,9 +16,6 @@ export interface QuerySettings {
   defaultLimit: number;
   maxLimit: number;
   overLimit: 'clamp' | 'reject';
-  /** Echo the requested limit rather than the limit in force when clamping. */
-  echoRequestedLimit: boolean;
-  statusMatch: 'exact' | 'case-insensitive';
   invalid: Variants['invalid'];
   unknownStatus: Variants['unknown-status'];
   unknownSort: Variants['unknown-sort'];
@@ -29,8 +26,6 @@ export function querySettings(variants: Variants, board: Switchboard): QuerySett
     defaultLimit: TARGET.defaultLimit,
     maxLimit: TARGET.maxLimit,
     overLimit: variants['over-limit'],
-    echoRequestedLimit: false,
-    statusMatch: 'exact',
     invalid: variants.invalid,
     unknownStatus: variants['unknown-status'],
     unknownSort: variants['unknown-sort'],
@@ -42,9 +37,8 @@ export function querySettings(variants: Variants, board: Switchboard): QuerySett
 /** The query in force. */
 export interface ParsedQuery {
   offset: number;
+  /** The limit in force, which the envelope echoes. */
   limit: number;
-  /** The limit the envelope echoes (the limit in force, unless a fault says otherwise). */
-  limitEcho: number;
   limitGiven: boolean;
   filter: Filter;
   sort: Sort | undefined;
@@ -68,11 +62,6 @@ function collect(search: string): { raw: RawParams; repeated: Param | undefined 
     else repeated ??= param;
   }
   return { raw, repeated };
-}
-
-function matchStatus(value: string, match: QuerySettings['statusMatch']): Status | undefined {
-  const wanted = match === 'exact' ? value : value.toUpperCase();
-  return STATUSES.find((s) => s === wanted);
 }
 
 /** A parameter error: 400, or 422 under the invalid=422 variant. */
@@ -102,20 +91,17 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
   }
 
   let limit = s.defaultLimit;
-  let limitEcho = limit;
   if (raw.limit !== undefined) {
     // Huge digit strings become Infinity: over the cap like any other large limit.
     const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
     if (n > s.maxLimit) {
       if (s.overLimit === 'reject') return fail(s, 'limit', MESSAGES.limitTooLarge);
       limit = s.maxLimit;
-      limitEcho = s.echoRequestedLimit ? n : s.maxLimit;
     } else if (n >= 1) {
       limit = n;
-      limitEcho = n;
     } else {
       const faulty = firstAnswer(board.oddParam, 'limit', raw.limit);
-      if (faulty !== undefined) limit = limitEcho = faulty;
+      if (faulty !== undefined) limit = faulty;
       else if (!coerce) return fail(s, 'limit', MESSAGES.invalidLimit);
     }
   }
@@ -125,7 +111,7 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
   if (status === '') {
     if (!coerce) return fail(s, 'filter[status]', MESSAGES.invalidStatus);
   } else if (status !== undefined) {
-    const known = matchStatus(status, s.statusMatch);
+    const known = STATUSES.find((name) => name === status) ?? firstAnswer(board.oddStatus, status);
     if (known) filter = known;
     else if (s.unknownStatus === 'reject') return fail(s, 'filter[status]', MESSAGES.unknownStatus);
     else filter = 'none';
@@ -138,5 +124,5 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
     if (!coerce) return fail(s, 'sort', MESSAGES.invalidSort);
   } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', MESSAGES.invalidSort);
 
-  return { query: { offset, limit, limitEcho, limitGiven: raw.limit !== undefined, filter, sort } };
+  return { query: { offset, limit, limitGiven: raw.limit !== undefined, filter, sort } };
 }

@@ -14,6 +14,22 @@ export class FaultCrash extends RangeError {
   override name = 'RangeError';
 }
 
+/**
+ * A per-list computation done once: a fault's own ordering of a precomputed list is built on the first
+ * request that needs it and kept for as long as that list lives.
+ */
+export function memoised<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
 export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks): Fault => ({
   name,
   rule,

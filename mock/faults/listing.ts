@@ -2,10 +2,22 @@
  * Faults of the listing itself: envelope, echo, page size, total, partition, empty pages, cap, filter,
  * sort, and odd query values (§2, §4.2, §7, §8).
  */
-import { type Fault, FaultCrash, fault } from './fault.ts';
+import { STATUSES, type Status } from '../data.ts';
+import type { Filter, Row } from '../store.ts';
+import { type Fault, FaultCrash, fault, memoised } from './fault.ts';
 
 const pastEnd = (offset: number, total: number) => offset >= total;
 const isAscDesc = (order: string) => order === 'asc' || order === 'desc';
+const isStatus = (filter: Filter): filter is Status => filter !== 'all' && filter !== 'none';
+
+const amountOf = (r: Row) => Number(r.amount);
+const textOf = (r: Row) => String(r.amount);
+/** Amounts compared as text; the sort is stable, so equal amounts keep the list's tie order. */
+const byText = (a: Row, b: Row) => (textOf(a) < textOf(b) ? -1 : textOf(a) > textOf(b) ? 1 : 0);
+const ascText = memoised((asc: readonly Row[]) => [...asc].sort(byText));
+const descText = memoised((desc: readonly Row[]) => [...desc].sort((a, b) => byText(b, a)));
+/** Reversing the opposite order gives the same amounts order with the other tie order. */
+const reversed = memoised((rows: readonly Row[]) => [...rows].reverse());
 
 export const LISTING_FAULTS: readonly Fault[] = [
   // Envelope (§2)
@@ -102,7 +114,12 @@ export const LISTING_FAULTS: readonly Fault[] = [
   }),
   fault('cap-echo-requested', 'LIM-CAP', 'limit > 100 serves 100 records but echoes the requested limit', {
     settings: (s) => {
-      Object.assign(s, { overLimit: 'clamp', echoRequestedLimit: true });
+      s.overLimit = 'clamp';
+    },
+    echo: (e, f) => {
+      const requested = new URLSearchParams(f.request.search).get('limit') ?? '';
+      const n = /^\d+$/.test(requested) ? Number(requested) : Number.NaN;
+      if (n > f.query.limit) e.limit = n;
     },
   }),
   // Filter (§4.2)
@@ -112,9 +129,7 @@ export const LISTING_FAULTS: readonly Fault[] = [
     },
   }),
   fault('filter-case-insensitive', 'FLT-STATUS', 'filter[status]=completed matches COMPLETED', {
-    settings: (s) => {
-      s.statusMatch = 'case-insensitive';
-    },
+    oddStatus: (raw) => STATUSES.find((s) => s === raw.toUpperCase()),
   }),
   fault('filter-total-unfiltered', 'FLT-STATUS', 'data is filtered, but total counts the unfiltered set', {
     plan: (p) => {
@@ -122,8 +137,12 @@ export const LISTING_FAULTS: readonly Fault[] = [
     },
   }),
   fault('filter-after-pagination', 'FLT-BEFORE-PAGE', 'slices the unfiltered list, then filters the page', {
-    plan: (p, q) => {
-      if (q.filter !== 'all' && q.filter !== 'none') Object.assign(p, { rows: 'all', pageFilter: q.filter });
+    plan: (p, c) => {
+      if (isStatus(c.query.filter)) p.rows = 'all';
+    },
+    page: (data, f) => {
+      const status = f.query.filter;
+      return isStatus(status) ? data.filter((r) => r.status === status) : undefined;
     },
   }),
   // Sort (§4.2)
@@ -134,22 +153,26 @@ export const LISTING_FAULTS: readonly Fault[] = [
   }),
   fault('sort-per-page', 'SRT-AMOUNT', 'paginates the unsorted order, then sorts each page', {
     plan: (p) => {
-      if (p.order === 'asc' || p.order === 'desc') Object.assign(p, { pageSort: p.order, order: 'unsorted' });
+      if (isAscDesc(p.order)) p.order = 'unsorted';
+    },
+    page: (data, f) => {
+      if (f.query.sort === undefined) return undefined;
+      const sign = f.query.sort === 'amount' ? 1 : -1;
+      return [...data].sort((a, b) => sign * (amountOf(a) - amountOf(b)));
     },
   }),
   fault('sort-as-strings', 'SRT-AMOUNT', 'compares amounts as strings ("9" after "10")', {
-    plan: (p) => {
-      if (isAscDesc(p.order)) p.order = p.order === 'asc' ? 'ascText' : 'descText';
-    },
+    rows: (rows, p) => (p.order === 'asc' ? ascText(rows) : p.order === 'desc' ? descText(rows) : undefined),
   }),
   fault('sort-unstable-ties', 'SRT-AMOUNT', 'tie order flips from one request to the next', {
-    plan: (p, _q, n) => {
-      if (n % 2 === 0 && isAscDesc(p.order)) p.order = p.order === 'asc' ? 'ascFlipped' : 'descFlipped';
+    rows: (_rows, p, c) => {
+      if (c.requestNo % 2 !== 0 || !isAscDesc(p.order)) return undefined;
+      return reversed(c.views.views[p.rows][p.order === 'asc' ? 'desc' : 'asc']);
     },
   }),
   fault('sort-ignored-with-filter', 'SRT-FILTER', 'when filter and sort are both given, sort is ignored', {
-    plan: (p, q) => {
-      if (q.filter !== 'all' && q.sort !== undefined) p.order = 'unsorted';
+    plan: (p, c) => {
+      if (c.query.filter !== 'all' && c.query.sort !== undefined) p.order = 'unsorted';
     },
   }),
   // Odd input (§7)
