@@ -1,13 +1,27 @@
-/** The shape of a fault: a named single deviation, the rule (rules.md) it breaks, and its hooks. */
+/**
+ * The shape of a fault: a named single deviation, the rule (rules.md) it breaks, the hooks that make it, and
+ * the HTTP probe that shows it. Adding a fault touches its catalogue file only (then `npm run docs`).
+ */
 import type { RuleId } from '../../fixtures/rules.ts';
 import type { FaultHooks } from '../hooks.ts';
+import type { Probe } from './probe.ts';
 
 export interface Fault {
   name: string;
   rule: RuleId;
   description: string;
   hooks: FaultHooks;
+  /** Run by tests/mock/faults.test.ts against a clean and a faulty mock. */
+  probe: Probe;
 }
+
+export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks, probe: Probe): Fault => ({
+  name,
+  rule,
+  description,
+  hooks,
+  probe,
+});
 
 /** Thrown by a fault that makes the server crash on odd input; the server's last-resort catch answers 500. */
 export class FaultCrash extends RangeError {
@@ -29,10 +43,3 @@ export function memoised<K extends object, V>(compute: (key: K) => V): (key: K) 
     return value;
   };
 }
-
-export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks): Fault => ({
-  name,
-  rule,
-  description,
-  hooks,
-});
