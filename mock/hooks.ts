@@ -4,10 +4,10 @@
  * With no fault active every list is empty and the pipeline runs unchanged.
  */
 import type { Access, PermissionCheck } from './access.ts';
-import type { Credentials, KeyRecord } from './auth.ts';
+import type { AuthCheck, Credentials, KeyRecord } from './auth.ts';
 import type { Status } from './data.ts';
 import type { Failure } from './errors.ts';
-import type { QuerySettings } from './params.ts';
+import type { Param, ParsedQuery, QuerySettings } from './params.ts';
 import type { Echo, PageFacts, Plan, QueryContext, Slice } from './query.ts';
 import type { Route, RouteKind } from './routes.ts';
 import type { Row, Store } from './store.ts';
@@ -28,22 +28,34 @@ export interface FaultHooks {
   keys?(keys: KeyRecord[]): void;
   /** Start: patch query settings (default limit, cap, over-limit answer). */
   settings?(settings: QuerySettings): void;
+  /** Routing: the endpoint for a path the clean router matches to none (undefined = none). */
+  route?(route: Route, request: RequestFacts): Route | undefined;
   /** Before auth: answer early (e.g. reveal an unknown merchant before checking the key). */
-  beforeAuth?(route: Route, store: Store): Failure | undefined;
+  beforeAuth?(route: Route, store: Store, request: RequestFacts): Failure | undefined;
+  /** Auth: whether the request skips authentication (a route without the auth middleware): served as the test key. */
+  unguarded?(request: RequestFacts): boolean;
   /** Auth: whether a request without Authorization passes as the test key. */
   missingKey?(route: Route): boolean;
   /** Auth: a token from credentials that are not `Bearer <token>`. */
   credentials?(credentials: Credentials): string | undefined;
   /** Auth: a key for a token that matched no key exactly. */
   matchKey?(token: string, keys: readonly KeyRecord[]): KeyRecord | undefined;
+  /** Auth: rewrite the authentication decision for presented credentials. */
+  auth?(check: AuthCheck, request: RequestFacts): void;
   /** Merchant: rewrite the access decision. */
-  access?(access: Access): void;
+  access?(access: Access, request: RequestFacts): void;
   /** Permission: rewrite the permission decision. */
-  permission?(check: PermissionCheck): void;
+  permission?(check: PermissionCheck, request: RequestFacts): void;
+  /** Params: inspect each query value before validation: a failure refuses the request; may throw. */
+  queryValue?(name: string, value: string): Failure | undefined;
+  /** Params: whether a repeated parameter is accepted (its first value is the one validated). */
+  repeated?(param: Param): boolean;
   /** Params: a value for an offset/limit that failed clean parsing (undefined = still invalid); may throw. */
   oddParam?(name: 'offset' | 'limit', raw: string): number | undefined;
   /** Params: a status for a filter[status] value that names none exactly (undefined = unknown status). */
   oddStatus?(raw: string): Status | undefined;
+  /** Params: rewrite the validated query (what the query layer reads from the raw query string). */
+  query?(query: ParsedQuery, search: string): void;
   /** Query: rewrite which precomputed list serves the page and which counts the total. */
   plan?(plan: Plan, context: QueryContext): void;
   /** Query: replace the list that serves the page (a fault's own ordering, computed once and memoised). */
@@ -66,7 +78,7 @@ export type HookPoint = keyof FaultHooks;
 export type Switchboard = { readonly [P in HookPoint]-?: readonly NonNullable<FaultHooks[P]>[] };
 
 /** The stages of one request pass (server.ts), in order; `start` runs once when the mock starts. */
-export const STAGES = ['start', 'auth', 'access', 'params', 'query', 'render'] as const;
+export const STAGES = ['start', 'route', 'auth', 'access', 'params', 'query', 'render'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /**
@@ -76,14 +88,20 @@ export type Stage = (typeof STAGES)[number];
 export const HOOK_STAGES = {
   keys: 'start',
   settings: 'start',
+  route: 'route',
   beforeAuth: 'auth',
+  unguarded: 'auth',
   missingKey: 'auth',
   credentials: 'auth',
   matchKey: 'auth',
+  auth: 'auth',
   access: 'access',
   permission: 'access',
+  queryValue: 'params',
+  repeated: 'params',
   oddParam: 'params',
   oddStatus: 'params',
+  query: 'params',
   plan: 'query',
   rows: 'query',
   slice: 'query',

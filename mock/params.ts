@@ -45,23 +45,33 @@ export interface ParsedQuery {
 }
 
 const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
-type Param = (typeof PARAMS)[number];
+export type Param = (typeof PARAMS)[number];
 type RawParams = Partial<Record<Param, string>>;
 
 const DIGITS = /^\d+$/;
 
-/** First value of each known parameter, and whether any was repeated. Unknown parameters are ignored. */
-function collect(search: string): { raw: RawParams; repeated: Param | undefined } {
-  const raw: RawParams = {};
-  let repeated: Param | undefined;
-  if (search === '') return { raw, repeated };
+interface Collected {
+  raw: RawParams;
+  /** Parameters given more than once, in the order their second value came. */
+  repeated: Param[];
+  /** A value refused before validation (only ever by a fault). */
+  refused?: Failure;
+}
+
+/** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
+function collect(search: string, board: Switchboard): Collected {
+  const collected: Collected = { raw: {}, repeated: [] };
+  if (search === '') return collected;
+  const { raw, repeated } = collected;
   for (const [name, value] of new URLSearchParams(search)) {
+    const refused = firstAnswer(board.queryValue, name, value);
+    if (refused) return { ...collected, refused };
     if (!(PARAMS as readonly string[]).includes(name)) continue;
     const param = name as Param;
     if (raw[param] === undefined) raw[param] = value;
-    else repeated ??= param;
+    else if (!repeated.includes(param)) repeated.push(param);
   }
-  return { raw, repeated };
+  return collected;
 }
 
 /** A parameter error: 400, or 422 under the invalid=422 variant. */
@@ -73,9 +83,11 @@ export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?
 
 export function parseQuery(search: string, s: QuerySettings, board: Switchboard): ParseResult {
   const coerce = s.invalid === 'coerce';
-  const { raw, repeated } = collect(search);
+  const { raw, repeated, refused } = collect(search, board);
+  if (refused) return { failure: refused };
   // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
-  if (repeated !== undefined && !coerce) return fail(s, repeated, MESSAGES.repeatedParameter);
+  const refusedRepeat = repeated.find((param) => !board.repeated.some((accepts) => accepts(param)));
+  if (refusedRepeat !== undefined && !coerce) return fail(s, refusedRepeat, MESSAGES.repeatedParameter);
 
   let offset = 0;
   if (raw.offset !== undefined) {
@@ -124,5 +136,7 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
     if (!coerce) return fail(s, 'sort', MESSAGES.invalidSort);
   } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', MESSAGES.invalidSort);
 
-  return { query: { offset, limit, limitGiven: raw.limit !== undefined, filter, sort } };
+  const query: ParsedQuery = { offset, limit, limitGiven: raw.limit !== undefined, filter, sort };
+  for (const rewrite of board.query) rewrite(query, search);
+  return { query };
 }

@@ -2,9 +2,10 @@
  * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, take one slice of it, echo.
  * Filter and sort are already applied in the precomputed lists, so they always come before pagination.
  */
+import type { Access } from './access.ts';
 import type { RequestFacts, Switchboard } from './hooks.ts';
 import type { ParsedQuery } from './params.ts';
-import type { Filter, ListingViews, Order, Row } from './store.ts';
+import type { Filter, ListingViews, Order, Row, Store } from './store.ts';
 
 /** Which precomputed list serves the page, and which one counts the total. Faults may rewrite it. */
 export interface Plan {
@@ -26,11 +27,14 @@ export interface Echo {
   total: number;
 }
 
-/** What query hooks may look at: the request, its parsed query, and the listing's precomputed views. */
+/** What query hooks may look at: the request, its access decision, its parsed query, the listing's views. */
 export interface QueryContext {
   request: RequestFacts;
+  access: Access;
   query: ParsedQuery;
   views: ListingViews;
+  /** Every list the mock holds (a fault may serve another listing's). */
+  store: Store;
   requestNo: number;
 }
 

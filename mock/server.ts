@@ -40,13 +40,18 @@ export function decide(
   requestNo: number,
 ): Outcome {
   // 1. Target: which endpoint, and the raw query. Malformed input simply matches nothing.
-  const { path, route, search } = parseTarget(url);
-  Object.assign(facts, { path, search, route: route.kind });
+  const target = parseTarget(url);
+  const { path, search } = target;
+  Object.assign(facts, { path, search });
+  const route = firstAnswer(c.board.route, target.route, facts) ?? target.route;
+  facts.route = route.kind;
 
-  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not.
-  const early = firstAnswer(c.board.beforeAuth, route, c.store);
+  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not
+  // (routing=route-first: on a path no endpoint serves, 404 comes first).
+  const early = firstAnswer(c.board.beforeAuth, route, c.store, facts);
   if (early) return failed(early);
-  const auth = authenticate(c.keys, c.board, authorization, route);
+  if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
+  const auth = authenticate(c.keys, c.board, c.variants.spacing, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
@@ -60,21 +65,23 @@ export function decide(
     );
   }
   if (route.kind === 'status') {
-    const denied = checkPermission(c.board, 'status', auth.key);
+    const denied = checkPermission(c.board, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
   }
 
   // 4. Merchant and mode, then 5. permission.
-  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode);
+  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode, facts);
   if (access.failure) return failed(access.failure);
-  const denied = checkPermission(c.board, 'list', auth.key);
+  const denied = checkPermission(c.board, auth.key, access.merchant, facts);
   if (denied) return failed(denied);
 
   // 6. Parameters, then 7. filter, sort and paginate over precomputed lists.
   const parsed = parseQuery(search, c.settings, c.board);
   if (parsed.failure) return failed(parsed.failure);
-  const views = c.store.listing(access.listing);
-  return { kind: 'list', page: runQuery({ request: facts, query: parsed.query, views, requestNo }, c.board) };
+  const { store } = c;
+  const views = store.listing(access.listing);
+  const context = { request: facts, access, query: parsed.query, views, store, requestNo };
+  return { kind: 'list', page: runQuery(context, c.board) };
 }
 
 /** Stack frames only: an error message might quote request input, so it is not logged. */
