@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { MERCHANTS as ALL_MERCHANTS, listingKey } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
-import { type Fault, fault } from './fault.ts';
-import { call, KEYS, list, MERCHANTS, UNKNOWN_MERCHANT } from './probe.ts';
+import { type Fault, fault, queryHas } from './fault.ts';
+import { call, KEYS, list, MERCHANTS, page, UNKNOWN_MERCHANT } from './probe.ts';
 
 const SB = MERCHANTS.sandbox;
 const LIVE = MERCHANTS.live;
@@ -39,6 +39,37 @@ export const ACCESS_FAULTS: readonly Fault[] = [
     async (p) => {
       const { c, f } = await p.both(list(SB), KEYS.restricted);
       assert.deepEqual([c.status, f.status], [403, 200]);
+    },
+  ),
+  fault(
+    'forbidden-skipped-with-sort',
+    'AUTH-FORBIDDEN',
+    'the permission check is skipped when the query has sort: the restricted key lists payments with sort=amount',
+    {
+      permission: (c, r) => {
+        if (c.route === 'list' && queryHas(r.search, 'sort')) c.failure = undefined;
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'sort=amount'), KEYS.restricted);
+      assert.deepEqual([c.status, f.status, f.body.total], [403, 200, 237]);
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.restricted })).status, 403, 'without sort: 403');
+    },
+  ),
+  fault(
+    'restricted-allowed-on-live-merchant',
+    'AUTH-FORBIDDEN',
+    "the permission check runs for sandbox merchants only: the restricted key lists the live merchant's test payments",
+    {
+      permission: (c) => {
+        if (c.route === 'list' && c.merchant?.kind === 'live') c.failure = undefined;
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'limit=100'), KEYS.restricted);
+      assert.deepEqual([c.status, f.status, f.body.total], [403, 200, 61]);
+      assert.ok(f.body.data.every((r) => r.id.startsWith('pay_test_')));
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.restricted })).status, 403, 'sandbox: 403');
     },
   ),
   fault(
@@ -102,6 +133,22 @@ export const ACCESS_FAULTS: readonly Fault[] = [
     },
   ),
   fault(
+    'mode-check-skipped-with-sort',
+    'MODE-LIVE-SANDBOX',
+    'the mode check is skipped when the query has sort: the live key lists the sandbox payments with sort=amount',
+    {
+      access: (a, r) => {
+        if (a.merchant?.kind === 'sandbox' && a.mode === 'live' && queryHas(r.search, 'sort'))
+          Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'sort=amount'), KEYS.live);
+      assert.deepEqual([c.status, f.status, f.body.total], [404, 200, 237]);
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.live })).status, 404, 'without sort: 404');
+    },
+  ),
+  fault(
     'live-on-live-404',
     'MODE-LIVE-LIVE',
     'the live key on the live merchant gets 404',
@@ -158,6 +205,24 @@ export const ACCESS_FAULTS: readonly Fault[] = [
       const { c, f } = await p.both(list(LIVE, 'limit=100'), KEYS.live);
       assert.deepEqual([c.body.total, f.body.total], [143, 204]);
       assert.ok(f.body.data.some((r) => r.id.startsWith('pay_test_')));
+    },
+  ),
+  fault(
+    'live-mode-lost-when-sorted',
+    'MODE-ISOLATION',
+    'the sorted query path loses the mode filter: the test key on the live merchant with sort also lists live payments',
+    {
+      access: (a, r) => {
+        if (a.merchant?.kind === 'live' && a.mode === 'test' && queryHas(r.search, 'sort'))
+          a.listing.push(listingKey(a.merchant.id, 'live'));
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'sort=amount&limit=100'));
+      assert.deepEqual([c.body.total, f.body.total], [61, 204]);
+      assert.ok(f.body.data.some((r) => r.id.startsWith('pay_live_')));
+      assert.equal((await page(p.faulty.url, LIVE)).total, 61, 'unsorted: the test payments only');
+      assert.equal((await page(p.faulty.url, LIVE, 'sort=amount', KEYS.live)).total, 143, 'the live key: its own');
     },
   ),
   fault(

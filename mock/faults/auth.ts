@@ -4,11 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { MESSAGES, reject } from '../errors.ts';
-import { type Fault, fault } from './fault.ts';
+import { type Fault, fault, queryHas } from './fault.ts';
 import { call, KEYS, list, MERCHANTS, UNKNOWN_MERCHANT } from './probe.ts';
 
 const SB = MERCHANTS.sandbox;
 const LIVE = MERCHANTS.live;
+const PREFIX = /^sk_(test|live)_/;
+/** The part of a key after its mode prefix. */
+const randomPart = (key: string) => key.replace(PREFIX, '');
 
 export const AUTH_FAULTS: readonly Fault[] = [
   fault(
@@ -74,6 +77,20 @@ export const AUTH_FAULTS: readonly Fault[] = [
     },
   ),
   fault(
+    'prefix-swap-accepted',
+    'AUTH-INVALID',
+    "keys are looked up by their random part only: sk_live_ + the test key's random part is the test key",
+    { matchKey: (t, keys) => (PREFIX.test(t) ? keys.find((k) => randomPart(k.secret) === randomPart(t)) : undefined) },
+    async (p) => {
+      const swapped = `sk_live_${randomPart(KEYS.test)}`;
+      const { c, f } = await p.both(list(SB), swapped);
+      assert.deepEqual([c.status, f.status, f.body.total], [401, 200, 237]);
+      const status = await call<{ mode: string }>(p.faulty.url, '/merchant/status', { key: swapped });
+      assert.equal(status.body.mode, 'sandbox', 'taken as the test key');
+      assert.equal((await call(p.faulty.url, list(SB), { key: `${KEYS.test}x` })).status, 401, 'other keys: 401');
+    },
+  ),
+  fault(
     'revoked-accepted',
     'AUTH-REVOKED',
     'the revoked key is accepted like the test key',
@@ -88,6 +105,41 @@ export const AUTH_FAULTS: readonly Fault[] = [
     },
   ),
   fault(
+    'revoked-accepted-with-filter',
+    'AUTH-REVOKED',
+    'the revoked key is accepted when the query has filter[status] (the filtered path skips the revocation check)',
+    {
+      auth: (c, r) => {
+        if (c.key?.revoked && queryHas(r.search, 'filter[status]')) c.failure = undefined;
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'filter[status]=COMPLETED'), KEYS.revoked);
+      assert.deepEqual([c.status, f.status, f.body.total], [401, 200, 107]);
+      for (const path of [list(SB), list(SB, 'sort=amount'), '/merchant/status']) {
+        assert.equal((await call(p.faulty.url, path, { key: KEYS.revoked })).status, 401, path);
+      }
+    },
+  ),
+  fault(
+    'revoked-accepted-lowercase-scheme',
+    'AUTH-REVOKED',
+    'the revocation check lives in the "Bearer" branch only: "bearer <revoked key>" (any other case) is accepted',
+    {
+      auth: (c) => {
+        if (c.key?.revoked && c.credentials.scheme !== 'Bearer') c.failure = undefined;
+      },
+    },
+    async (p) => {
+      for (const scheme of ['bearer', 'BEARER']) {
+        const { c, f } = await p.both(list(SB), null, `${scheme} ${KEYS.revoked}`);
+        assert.deepEqual([c.status, f.status], [401, 200]);
+      }
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.revoked })).status, 401, '"Bearer": 401');
+      assert.equal((await call(p.faulty.url, list(SB), { auth: `bearer ${KEYS.test}x` })).status, 401);
+    },
+  ),
+  fault(
     'auth-after-merchant',
     'AUTH-FIRST',
     'an unknown merchant is answered 404 before the key is checked',
@@ -99,6 +151,23 @@ export const AUTH_FAULTS: readonly Fault[] = [
       const { c, f } = await p.both(list(UNKNOWN_MERCHANT), null);
       assert.deepEqual([c.status, f.status], [401, 404]);
       assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401);
+    },
+  ),
+  fault(
+    'auth-first-skipped-with-query',
+    'AUTH-FIRST',
+    'with a query string, an unknown merchant is answered 404 before the key is checked (without one: 401)',
+    {
+      beforeAuth: (route, store, r) =>
+        route.kind === 'list' && r.search !== '' && !store.merchant(route.merchantId)
+          ? reject(404, MESSAGES.merchantNotFound)
+          : undefined,
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(UNKNOWN_MERCHANT, 'limit=5'), 'sk_test_wrong');
+      assert.deepEqual([c.status, f.status], [401, 404]);
+      assert.equal((await call(p.faulty.url, list(UNKNOWN_MERCHANT), { key: null })).status, 401, 'no query: 401');
+      assert.equal((await call(p.faulty.url, list(SB, 'limit=5'), { key: null })).status, 401, 'known merchant');
     },
   ),
   fault(

@@ -23,6 +23,10 @@ export const fault = (name: string, rule: RuleId, description: string, hooks: Fa
   probe,
 });
 
+/** Whether a raw query string has a parameter: how a forgotten check keys on "the sorted path" and the like. */
+export const queryHas = (search: string, name: string): boolean =>
+  search !== '' && new URLSearchParams(search).has(name);
+
 /** Thrown by a fault that makes the server crash on odd input; the server's last-resort catch answers 500. */
 export class FaultCrash extends RangeError {
   override name = 'RangeError';
