@@ -13,6 +13,7 @@ import type { Fault } from './faults/fault.ts';
 import { FILTER_SORT_FAULTS } from './faults/filter-sort.ts';
 import { INPUT_FAULTS } from './faults/input.ts';
 import { KEY_FAULTS } from './faults/keys.ts';
+import { LIVE_FAULTS } from './faults/live.ts';
 import { PAGE_FAULTS } from './faults/pages.ts';
 import { PATH_FAULTS } from './faults/paths.ts';
 import { compileHooks, type Switchboard } from './hooks.ts';
@@ -25,6 +26,7 @@ export const FAULTS: readonly Fault[] = [
   ...PAGE_FAULTS,
   ...CAP_FAULTS,
   ...FILTER_SORT_FAULTS,
+  ...LIVE_FAULTS,
   ...INPUT_FAULTS,
   ...AUTH_FAULTS,
   ...ACCESS_FAULTS,
