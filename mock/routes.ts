@@ -7,8 +7,8 @@ export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | 
 export type RouteKind = Route['kind'];
 
 export const STATUS_PATH = '/merchant/status';
-const LIST_PREFIX = '/payments/n1/merchant/';
-const LIST_SUFFIX = '/payments';
+export const LIST_PREFIX = '/payments/n1/merchant/';
+export const LIST_SUFFIX = '/payments';
 
 /** The path segment decoded, or undefined when its percent-encoding is malformed. */
 function decodeSegment(raw: string): string | undefined {
