@@ -7,6 +7,8 @@ const SB = MERCHANTS.sandbox;
 const LIVE = MERCHANTS.live;
 /** Header values Node can send; an unsendable value would make the response itself fail. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
+/** The key with its last 4 characters masked: a "redaction" that still shows almost all of it. */
+const masked = (key: string) => `${key.slice(0, -4)}****`;
 
 export const KEY_FAULTS: readonly Fault[] = [
   fault(
@@ -41,6 +43,47 @@ export const KEY_FAULTS: readonly Fault[] = [
     async (p) => {
       const { c, f } = await p.both(list(SB));
       assert.deepEqual([c.headers.get('x-api-key'), f.headers.get('x-api-key')], [null, KEYS.test]);
+    },
+  ),
+  fault(
+    'key-echo-masked',
+    'KEY-SECRET',
+    '401 bodies quote the presented key with only its last 4 characters masked ("Invalid API key sk_test_…****")',
+    {
+      error: (e, f) => {
+        if (e.status === 401 && f.presented !== undefined) e.message = `Invalid API key ${masked(f.presented)}`;
+      },
+    },
+    async (p) => {
+      const wrong = `${KEYS.test}x`;
+      const { c, f } = await p.both(list(SB), wrong);
+      assert.deepEqual([c.status, f.status], [401, 401]);
+      assert.equal(f.body.message, `Invalid API key ${wrong.slice(0, -4)}****`);
+      assert.ok(!c.text.includes(wrong.slice(0, -4)));
+      const ok = await call(p.faulty.url, list(SB));
+      assert.ok(ok.status === 200 && !ok.text.includes(KEYS.test.slice(0, -4)), '200 bodies quote nothing');
+    },
+  ),
+  fault(
+    'key-echo-prefix-header',
+    'KEY-SECRET',
+    'every response to a keyed request carries X-Key-Hint: the first two thirds of the presented key, then "..."',
+    {
+      headers: (h, f) => {
+        if (f.presented === undefined) return;
+        const hint = f.presented.slice(0, Math.floor((f.presented.length * 2) / 3));
+        if (HEADER_SAFE.test(hint)) h['X-Key-Hint'] = `${hint}...`;
+      },
+    },
+    async (p) => {
+      const hint = (key: string) => `${key.slice(0, Math.floor((key.length * 2) / 3))}...`;
+      const { c, f } = await p.both(list(SB));
+      assert.deepEqual([c.headers.get('x-key-hint'), f.headers.get('x-key-hint')], [null, hint(KEYS.test)]);
+      assert.deepEqual(f.body, c.body);
+      const bad = await call(p.faulty.url, '/merchant/status', { key: KEYS.revoked });
+      assert.deepEqual([bad.status, bad.headers.get('x-key-hint')], [401, hint(KEYS.revoked)]);
+      const none = await call(p.faulty.url, list(SB), { key: null });
+      assert.equal(none.headers.get('x-key-hint'), null, 'no key, no hint');
     },
   ),
   fault(
