@@ -28,7 +28,7 @@ export interface FaultHooks {
   keys?(keys: KeyRecord[]): void;
   /** Start: patch query settings (default limit, cap, over-limit answer). */
   settings?(settings: QuerySettings): void;
-  /** Routing: the endpoint for a path the clean router matches to none (undefined = none). */
+  /** Routing: the endpoint a faulty router finds for the path (undefined = the clean router's). */
   route?(route: Route, request: RequestFacts): Route | undefined;
   /** Before auth: answer early (e.g. reveal an unknown merchant before checking the key). */
   beforeAuth?(route: Route, store: Store, request: RequestFacts): Failure | undefined;
