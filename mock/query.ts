@@ -64,7 +64,8 @@ export function runQuery(context: QueryContext, board: Switchboard): Page {
   let rows = views.views[plan.rows][plan.order];
   for (const replace of board.rows) rows = replace(rows, plan, context) ?? rows;
   const total = views.totals[plan.total];
-  const facts: PageFacts = { ...context, plan, total, dataLength: 0 };
+  const { request, access, store, requestNo } = context;
+  const facts: PageFacts = { request, access, query, views, store, requestNo, plan, total, dataLength: 0 };
 
   const start = query.offset;
   const slice: Slice = { start, end: Math.min(start + query.limit, rows.length) };

@@ -41,8 +41,9 @@ export function decide(
 ): Outcome {
   // 1. Target: which endpoint, and the raw query. Malformed input simply matches nothing.
   const target = parseTarget(url);
-  const { path, search } = target;
-  Object.assign(facts, { path, search });
+  const { search } = target;
+  facts.path = target.path;
+  facts.search = search;
   const route = firstAnswer(c.board.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
 
