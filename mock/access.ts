@@ -5,7 +5,7 @@
 import type { KeyRecord } from './auth.ts';
 import { listingKey, type Merchant, type Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
-import type { Switchboard } from './hooks.ts';
+import type { RequestFacts, Switchboard } from './hooks.ts';
 import type { RouteKind } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -25,6 +25,7 @@ export function decideAccess(
   variants: Variants,
   merchantId: string,
   mode: Mode,
+  request: RequestFacts,
 ): Access {
   const merchant = store.merchant(merchantId);
   const access: Access = { merchantId, merchant, mode, listing: [], failure: undefined };
@@ -40,21 +41,29 @@ export function decideAccess(
     // A live merchant's test payments sit alongside its live ones; each mode sees only its own (§1, §5.5).
     access.listing = [listingKey(merchant.id, mode)];
   }
-  for (const rewrite of board.access) rewrite(access);
+  for (const rewrite of board.access) rewrite(access, request);
   return access;
 }
 
-/** The permission decision for a valid key on an endpoint. Faults may rewrite it. */
+/** The permission decision for a valid key on an endpoint (and the list's merchant). Faults may rewrite it. */
 export interface PermissionCheck {
   route: RouteKind;
   key: KeyRecord;
+  merchant: Merchant | undefined;
   failure: Failure | undefined;
 }
 
-export function checkPermission(board: Switchboard, route: RouteKind, key: KeyRecord): Failure | undefined {
+export function checkPermission(
+  board: Switchboard,
+  key: KeyRecord,
+  merchant: Merchant | undefined,
+  request: RequestFacts,
+): Failure | undefined {
   // /merchant/status only checks that the key is accepted; the list needs payments:read.
+  const { route } = request;
   const needsRead = route === 'list' && !key.permissions.includes('payments:read');
-  const check: PermissionCheck = { route, key, failure: needsRead ? reject(403, MESSAGES.forbidden) : undefined };
-  for (const rewrite of board.permission) rewrite(check);
+  const failure = needsRead ? reject(403, MESSAGES.forbidden) : undefined;
+  const check: PermissionCheck = { route, key, merchant, failure };
+  for (const rewrite of board.permission) rewrite(check, request);
   return check.failure;
 }

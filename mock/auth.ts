@@ -4,9 +4,10 @@
  */
 import type { Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
-import { firstAnswer, type Switchboard } from './hooks.ts';
+import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
 import type { Route } from './routes.ts';
 import { TARGET } from './target.ts';
+import type { Variants } from './variants.ts';
 
 export type Permission = 'merchant:status' | 'payments:read';
 export const ALL_PERMISSIONS: readonly Permission[] = ['merchant:status', 'payments:read'];
@@ -51,41 +52,63 @@ export function issueKeys(board: Switchboard): KeyTable {
   };
 }
 
-/** An Authorization header split into scheme and credentials; a header without a space is a bare token. */
+/**
+ * An Authorization header split into scheme and credentials; a header without a space is a bare token.
+ * `gap` is the whitespace between the two, as sent.
+ */
 export interface Credentials {
   scheme: string;
+  gap: string;
   token: string;
 }
 
 export function splitCredentials(header: string): Credentials {
   const trimmed = header.trim();
-  const space = trimmed.search(/[ \t]/);
-  if (space < 0) return { scheme: '', token: trimmed };
-  return { scheme: trimmed.slice(0, space), token: trimmed.slice(space).trim() };
+  const gap = /[ \t]+/.exec(trimmed);
+  if (!gap) return { scheme: '', gap: '', token: trimmed };
+  return { scheme: trimmed.slice(0, gap.index), gap: gap[0], token: trimmed.slice(gap.index).trim() };
+}
+
+/** The decision for presented credentials: the key they name (a revoked one too), or why not. Faults may rewrite it. */
+export interface AuthCheck {
+  credentials: Credentials;
+  key: KeyRecord | undefined;
+  failure: Failure | undefined;
 }
 
 export type AuthResult =
   | { key: KeyRecord; presented: string | undefined }
   | { key: undefined; failure: Failure; presented: string | undefined };
 
-/** `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1) → the key record, or a 401. */
+/**
+ * `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1; one or more spaces or tabs before the
+ * key, or exactly one space under spacing=strict) → the key record, or a 401.
+ */
 export function authenticate(
   table: KeyTable,
   board: Switchboard,
+  spacing: Variants['spacing'],
   header: string | undefined,
   route: Route,
+  request: RequestFacts,
 ): AuthResult {
+  if (board.unguarded.some((skips) => skips(request))) return { key: table.slot('test'), presented: undefined };
   if (header === undefined || header.trim() === '') {
     if (board.missingKey.some((allows) => allows(route))) return { key: table.slot('test'), presented: undefined };
     return { key: undefined, failure: reject(401, MESSAGES.missingKey), presented: undefined };
   }
   const credentials = splitCredentials(header);
   const presented = credentials.token;
-  const bearer = credentials.scheme.toLowerCase() === 'bearer' && !/\s/.test(presented);
+  const check: AuthCheck = { credentials, key: undefined, failure: undefined };
+  const spaced = spacing === 'lenient' || credentials.gap === ' ';
+  const bearer = credentials.scheme.toLowerCase() === 'bearer' && spaced && !/\s/.test(presented);
   const token = bearer ? presented : firstAnswer(board.credentials, credentials);
-  if (token === undefined) return { key: undefined, failure: reject(401, MESSAGES.invalidKey), presented };
-  const key = table.exact(token) ?? firstAnswer(board.matchKey, token, table.all);
-  if (!key) return { key: undefined, failure: reject(401, MESSAGES.invalidKey), presented };
-  if (key.revoked) return { key: undefined, failure: reject(401, MESSAGES.revokedKey), presented };
-  return { key, presented };
+  if (token !== undefined) check.key = table.exact(token) ?? firstAnswer(board.matchKey, token, table.all);
+  if (!check.key) check.failure = reject(401, MESSAGES.invalidKey);
+  else if (check.key.revoked) check.failure = reject(401, MESSAGES.revokedKey);
+  for (const rewrite of board.auth) rewrite(check, request);
+  if (check.failure || !check.key) {
+    return { key: undefined, failure: check.failure ?? reject(401, MESSAGES.invalidKey), presented };
+  }
+  return { key: check.key, presented };
 }

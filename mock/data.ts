@@ -95,8 +95,8 @@ function shuffle<T>(items: T[], draw: Draw): T[] {
   return items;
 }
 
-/** Exact status counts for a listing (largest remainder), so every status occurs and the shares hold for any seed. */
-export function statusCounts(count: number): Record<Status, number> {
+/** How many payments of each status a listing gets (largest remainder), so every status occurs and the shares hold for any seed. */
+export function statusQuota(count: number): Record<Status, number> {
   const exact = STATUSES.map((s) => (count * STATUS_SHARE[s]) / 100);
   const counts = exact.map(Math.floor);
   let rest = count - counts.reduce((a, b) => a + b, 0);
@@ -156,7 +156,7 @@ export function generateDataset(seed: number): Dataset {
   for (const plan of LISTING_PLAN) {
     const merchant = merchantByRole(plan.role);
     const pool = amountPool(plan.count, draw);
-    const counts = statusCounts(plan.count);
+    const counts = statusQuota(plan.count);
     const statuses = shuffle(
       STATUSES.flatMap((s) => Array.from({ length: counts[s] }, () => s)),
       draw,

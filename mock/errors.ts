@@ -25,6 +25,7 @@ export const MESSAGES = {
   unknownStatus: 'filter[status] names no known payment status',
   invalidSort: 'sort must be amount or -amount',
   repeatedParameter: 'a query parameter was given more than once',
+  valueTooLong: 'a query value is too long',
   malformedRequest: 'Malformed HTTP request',
   missingHost: 'Malformed HTTP request: HTTP/1.1 requires a Host header',
   headersTooLarge: 'Request headers too large',

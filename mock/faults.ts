@@ -1,18 +1,38 @@
 /**
  * The fault switchboard: named single deviations from the spec, each tied to the rule (rules.md) it breaks.
  * Faults are what real implementations get wrong; a conformance suite run against the mock with one fault
- * on must fail exactly that rule. Each fault acts only through hooks (hooks.ts) at fixed pipeline points.
+ * on must fail exactly that rule. Each fault acts only through hooks (hooks.ts) at fixed pipeline points,
+ * and carries the HTTP probe that shows its deviation (faults/probe.ts).
  */
 
 import { ACCESS_FAULTS } from './faults/access.ts';
+import { AUTH_FAULTS } from './faults/auth.ts';
+import { CAP_FAULTS } from './faults/cap.ts';
+import { ENVELOPE_FAULTS } from './faults/envelope.ts';
 import type { Fault } from './faults/fault.ts';
-import { LISTING_FAULTS } from './faults/listing.ts';
+import { FILTER_SORT_FAULTS } from './faults/filter-sort.ts';
+import { INPUT_FAULTS } from './faults/input.ts';
+import { KEY_FAULTS } from './faults/keys.ts';
+import { LIVE_FAULTS } from './faults/live.ts';
+import { PAGE_FAULTS } from './faults/pages.ts';
+import { PATH_FAULTS } from './faults/paths.ts';
 import { compileHooks, type Switchboard } from './hooks.ts';
 
-export { type Fault, FaultCrash, type RuleId } from './faults/fault.ts';
+export { type Fault, FaultCrash } from './faults/fault.ts';
 
-/** The catalogue, in the order hooks run: listing faults (faults/listing.ts), then access faults (faults/access.ts). */
-export const FAULTS: readonly Fault[] = [...LISTING_FAULTS, ...ACCESS_FAULTS];
+/** The catalogue, in the order hooks run: the listing's faults first, then those of access. */
+export const FAULTS: readonly Fault[] = [
+  ...ENVELOPE_FAULTS,
+  ...PAGE_FAULTS,
+  ...CAP_FAULTS,
+  ...FILTER_SORT_FAULTS,
+  ...LIVE_FAULTS,
+  ...INPUT_FAULTS,
+  ...AUTH_FAULTS,
+  ...ACCESS_FAULTS,
+  ...KEY_FAULTS,
+  ...PATH_FAULTS,
+];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);
 

@@ -2,7 +2,7 @@
  * Query parameters of the payments list (§4.2): offset, limit, filter[status], sort.
  * Parsing never throws on input; what is invalid follows the `invalid` variant (reading "Pagination").
  */
-import { STATUSES, type Status } from './data.ts';
+import { STATUSES } from './data.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { firstAnswer, type Switchboard } from './hooks.ts';
 import type { Filter } from './store.ts';
@@ -16,9 +16,6 @@ export interface QuerySettings {
   defaultLimit: number;
   maxLimit: number;
   overLimit: 'clamp' | 'reject';
-  /** Echo the requested limit rather than the limit in force when clamping. */
-  echoRequestedLimit: boolean;
-  statusMatch: 'exact' | 'case-insensitive';
   invalid: Variants['invalid'];
   unknownStatus: Variants['unknown-status'];
   unknownSort: Variants['unknown-sort'];
@@ -29,8 +26,6 @@ export function querySettings(variants: Variants, board: Switchboard): QuerySett
     defaultLimit: TARGET.defaultLimit,
     maxLimit: TARGET.maxLimit,
     overLimit: variants['over-limit'],
-    echoRequestedLimit: false,
-    statusMatch: 'exact',
     invalid: variants.invalid,
     unknownStatus: variants['unknown-status'],
     unknownSort: variants['unknown-sort'],
@@ -40,39 +35,43 @@ export function querySettings(variants: Variants, board: Switchboard): QuerySett
 }
 
 /** The query in force. */
-export interface Query {
+export interface ParsedQuery {
   offset: number;
+  /** The limit in force, which the envelope echoes. */
   limit: number;
-  /** The limit the envelope echoes (the limit in force, unless a fault says otherwise). */
-  limitEcho: number;
   limitGiven: boolean;
   filter: Filter;
   sort: Sort | undefined;
 }
 
 const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
-type Param = (typeof PARAMS)[number];
+export type Param = (typeof PARAMS)[number];
 type RawParams = Partial<Record<Param, string>>;
 
 const DIGITS = /^\d+$/;
 
-/** First value of each known parameter, and whether any was repeated. Unknown parameters are ignored. */
-function collect(search: string): { raw: RawParams; repeated: Param | undefined } {
-  const raw: RawParams = {};
-  let repeated: Param | undefined;
-  if (search === '') return { raw, repeated };
+interface Collected {
+  raw: RawParams;
+  /** Parameters given more than once, in the order their second value came. */
+  repeated: Param[];
+  /** A value refused before validation (only ever by a fault). */
+  refused?: Failure;
+}
+
+/** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
+function collect(search: string, board: Switchboard): Collected {
+  const collected: Collected = { raw: {}, repeated: [] };
+  if (search === '') return collected;
+  const { raw, repeated } = collected;
   for (const [name, value] of new URLSearchParams(search)) {
+    const refused = firstAnswer(board.queryValue, name, value);
+    if (refused) return { ...collected, refused };
     if (!(PARAMS as readonly string[]).includes(name)) continue;
     const param = name as Param;
     if (raw[param] === undefined) raw[param] = value;
-    else repeated ??= param;
+    else if (!repeated.includes(param)) repeated.push(param);
   }
-  return { raw, repeated };
-}
-
-function matchStatus(value: string, match: QuerySettings['statusMatch']): Status | undefined {
-  const wanted = match === 'exact' ? value : value.toUpperCase();
-  return STATUSES.find((s) => s === wanted);
+  return collected;
 }
 
 /** A parameter error: 400, or 422 under the invalid=422 variant. */
@@ -80,13 +79,15 @@ function fail(s: QuerySettings, param: Param, message: Message): ParseResult {
   return { failure: reject(s.invalid === '422' ? 422 : 400, message, param) };
 }
 
-export type ParseResult = { query: Query; failure?: undefined } | { query?: undefined; failure: Failure };
+export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
 
 export function parseQuery(search: string, s: QuerySettings, board: Switchboard): ParseResult {
   const coerce = s.invalid === 'coerce';
-  const { raw, repeated } = collect(search);
+  const { raw, repeated, refused } = collect(search, board);
+  if (refused) return { failure: refused };
   // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
-  if (repeated !== undefined && !coerce) return fail(s, repeated, MESSAGES.repeatedParameter);
+  const refusedRepeat = repeated.find((param) => !board.repeated.some((accepts) => accepts(param)));
+  if (refusedRepeat !== undefined && !coerce) return fail(s, refusedRepeat, MESSAGES.repeatedParameter);
 
   let offset = 0;
   if (raw.offset !== undefined) {
@@ -102,20 +103,17 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
   }
 
   let limit = s.defaultLimit;
-  let limitEcho = limit;
   if (raw.limit !== undefined) {
     // Huge digit strings become Infinity: over the cap like any other large limit.
     const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
     if (n > s.maxLimit) {
       if (s.overLimit === 'reject') return fail(s, 'limit', MESSAGES.limitTooLarge);
       limit = s.maxLimit;
-      limitEcho = s.echoRequestedLimit ? n : s.maxLimit;
     } else if (n >= 1) {
       limit = n;
-      limitEcho = n;
     } else {
       const faulty = firstAnswer(board.oddParam, 'limit', raw.limit);
-      if (faulty !== undefined) limit = limitEcho = faulty;
+      if (faulty !== undefined) limit = faulty;
       else if (!coerce) return fail(s, 'limit', MESSAGES.invalidLimit);
     }
   }
@@ -125,7 +123,7 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
   if (status === '') {
     if (!coerce) return fail(s, 'filter[status]', MESSAGES.invalidStatus);
   } else if (status !== undefined) {
-    const known = matchStatus(status, s.statusMatch);
+    const known = STATUSES.find((name) => name === status) ?? firstAnswer(board.oddStatus, status);
     if (known) filter = known;
     else if (s.unknownStatus === 'reject') return fail(s, 'filter[status]', MESSAGES.unknownStatus);
     else filter = 'none';
@@ -138,5 +136,7 @@ export function parseQuery(search: string, s: QuerySettings, board: Switchboard)
     if (!coerce) return fail(s, 'sort', MESSAGES.invalidSort);
   } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', MESSAGES.invalidSort);
 
-  return { query: { offset, limit, limitEcho, limitGiven: raw.limit !== undefined, filter, sort } };
+  const query: ParsedQuery = { offset, limit, limitGiven: raw.limit !== undefined, filter, sort };
+  for (const rewrite of board.query) rewrite(query, search);
+  return { query };
 }

@@ -1,25 +1,21 @@
 /**
- * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, slice one window of it, echo.
+ * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, take one slice of it, echo.
  * Filter and sort are already applied in the precomputed lists, so they always come before pagination.
  */
-import type { Status } from './data.ts';
-import type { Switchboard } from './hooks.ts';
-import type { Query } from './params.ts';
-import type { Filter, Listing, Order, Row } from './store.ts';
+import type { Access } from './access.ts';
+import type { RequestFacts, Switchboard } from './hooks.ts';
+import type { ParsedQuery } from './params.ts';
+import type { Filter, ListingViews, Order, Row, Store } from './store.ts';
 
 /** Which precomputed list serves the page, and which one counts the total. Faults may rewrite it. */
 export interface Plan {
   rows: Filter;
   total: Filter;
   order: Order;
-  /** Faulty only: filter the page after slicing. */
-  pageFilter?: Status;
-  /** Faulty only: sort the page after slicing. */
-  pageSort?: 'asc' | 'desc';
 }
 
-/** Half-open window [start, end) of the chosen list. */
-export interface Window {
+/** The half-open range [start, end) of the chosen list that becomes the page. */
+export interface Slice {
   start: number;
   end: number;
 }
@@ -31,12 +27,22 @@ export interface Echo {
   total: number;
 }
 
-/** What echo and window hooks may look at: the query, the true total, and the page size served. */
-export interface PageFacts {
-  query: Query;
+/** What query hooks may look at: the request, its access decision, its parsed query, the listing's views. */
+export interface QueryContext {
+  request: RequestFacts;
+  access: Access;
+  query: ParsedQuery;
+  views: ListingViews;
+  /** Every list the mock holds (a fault may serve another listing's). */
+  store: Store;
+  requestNo: number;
+}
+
+/** What slice, page and echo hooks may look at besides: the plan, the true total, and the page size served. */
+export interface PageFacts extends QueryContext {
+  plan: Plan;
   total: number;
   dataLength: number;
-  requestNo: number;
 }
 
 export interface Page {
@@ -46,33 +52,30 @@ export interface Page {
 
 const ORDER_OF_SORT = { amount: 'asc', '-amount': 'desc' } as const;
 
-const amountOf = (r: Row) => Number(r.amount);
-
-export function runQuery(listing: Listing, query: Query, board: Switchboard, requestNo: number): Page {
+export function runQuery(context: QueryContext, board: Switchboard): Page {
+  const { query, views } = context;
   const plan: Plan = {
     rows: query.filter,
     total: query.filter,
     order: query.sort === undefined ? 'unsorted' : ORDER_OF_SORT[query.sort],
   };
-  for (const rewrite of board.plan) rewrite(plan, query, requestNo);
+  for (const rewrite of board.plan) rewrite(plan, context);
 
-  const rows = listing.views[plan.rows][plan.order];
-  const total = listing.totals[plan.total];
-  const facts: PageFacts = { query, total, dataLength: 0, requestNo };
+  let rows = views.views[plan.rows][plan.order];
+  for (const replace of board.rows) rows = replace(rows, plan, context) ?? rows;
+  const total = views.totals[plan.total];
+  const { request, access, store, requestNo } = context;
+  const facts: PageFacts = { request, access, query, views, store, requestNo, plan, total, dataLength: 0 };
 
   const start = query.offset;
-  const window: Window = { start, end: Math.min(start + query.limit, rows.length) };
-  for (const shift of board.window) shift(window, facts);
+  const slice: Slice = { start, end: Math.min(start + query.limit, rows.length) };
+  for (const shift of board.slice) shift(slice, facts);
 
-  let data = window.start < window.end ? rows.slice(window.start, window.end) : [];
-  if (plan.pageFilter !== undefined) data = data.filter((r) => r.status === plan.pageFilter);
-  if (plan.pageSort !== undefined) {
-    const sign = plan.pageSort === 'asc' ? 1 : -1;
-    data = [...data].sort((a, b) => sign * (amountOf(a) - amountOf(b)));
-  }
+  let data: readonly Row[] = slice.start < slice.end ? rows.slice(slice.start, slice.end) : [];
+  for (const rewrite of board.page) data = rewrite(data, facts) ?? data;
 
   facts.dataLength = data.length;
-  const echo: Echo = { offset: query.offset, limit: query.limitEcho, total };
+  const echo: Echo = { offset: query.offset, limit: query.limit, total };
   for (const rewrite of board.echo) rewrite(echo, facts);
   return { data, echo };
 }

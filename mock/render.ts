@@ -4,7 +4,7 @@
  */
 import type { Mode } from './data.ts';
 import { errorBody, type Failure, MESSAGES } from './errors.ts';
-import type { RenderFacts, Switchboard } from './hooks.ts';
+import type { RequestFacts, Switchboard } from './hooks.ts';
 import type { Page } from './query.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -35,7 +35,7 @@ export const ALLOWED_METHODS = 'GET, HEAD';
 export function createRenderer(variants: Variants, board: Switchboard, rowJson: (row: Row) => string) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (outcome: Outcome, facts: RenderFacts): { status: number; body: string; type: string } => {
+  const bodyOf = (outcome: Outcome, facts: RequestFacts): { status: number; body: string; type: string } => {
     switch (outcome.kind) {
       case 'list': {
         const { data, echo } = outcome.page;
@@ -74,7 +74,7 @@ export function createRenderer(variants: Variants, board: Switchboard, rowJson: 
     }
   };
 
-  return (outcome: Outcome, facts: RenderFacts, requestNo: number): Reply => {
+  return (outcome: Outcome, facts: RequestFacts, requestNo: number): Reply => {
     const { status, body, type } = bodyOf(outcome, facts);
     const headers: Record<string, string | number> = {
       'Content-Type': type,

@@ -7,8 +7,8 @@ export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | 
 export type RouteKind = Route['kind'];
 
 export const STATUS_PATH = '/merchant/status';
-const LIST_PREFIX = '/payments/n1/merchant/';
-const LIST_SUFFIX = '/payments';
+export const LIST_PREFIX = '/payments/n1/merchant/';
+export const LIST_SUFFIX = '/payments';
 
 /** The path segment decoded, or undefined when its percent-encoding is malformed. */
 function decodeSegment(raw: string): string | undefined {
@@ -24,11 +24,23 @@ export function listPath(merchantId: string): string {
   return `${LIST_PREFIX}${encodeURIComponent(merchantId)}${LIST_SUFFIX}`;
 }
 
-export function parseTarget(url: string): { route: Route; search: string } {
+/** A request-target split into its path (as sent), the endpoint that path names, and the raw query. */
+export interface Target {
+  path: string;
+  route: Route;
+  search: string;
+}
+
+export function parseTarget(url: string): Target {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const search = q < 0 ? '' : url.slice(q + 1);
-  if (path === STATUS_PATH) return { route: { kind: 'status' }, search };
+  return { path, route: routeOf(path), search };
+}
+
+/** The endpoint a path names. */
+export function routeOf(path: string): Route {
+  if (path === STATUS_PATH) return { kind: 'status' };
   if (
     path.length > LIST_PREFIX.length + LIST_SUFFIX.length &&
     path.startsWith(LIST_PREFIX) &&
@@ -37,8 +49,8 @@ export function parseTarget(url: string): { route: Route; search: string } {
     const raw = path.slice(LIST_PREFIX.length, path.length - LIST_SUFFIX.length);
     if (!raw.includes('/')) {
       // An undecodable id names no merchant; keeping it raw leads to "merchant not found".
-      return { route: { kind: 'list', merchantId: decodeSegment(raw) ?? raw }, search };
+      return { kind: 'list', merchantId: decodeSegment(raw) ?? raw };
     }
   }
-  return { route: { kind: 'unknown' }, search };
+  return { kind: 'unknown' };
 }

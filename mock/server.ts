@@ -9,7 +9,7 @@ import { checkPermission, decideAccess } from './access.ts';
 import { authenticate, type KeyTable } from './auth.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults.ts';
-import { firstAnswer, type RenderFacts, type Switchboard } from './hooks.ts';
+import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';
 import { ALLOWED_METHODS, createRenderer, type Outcome, type Reply } from './render.ts';
@@ -36,17 +36,23 @@ export function decide(
   method: string,
   url: string,
   authorization: string | undefined,
-  facts: RenderFacts,
+  facts: RequestFacts,
   requestNo: number,
 ): Outcome {
   // 1. Target: which endpoint, and the raw query. Malformed input simply matches nothing.
-  const { route, search } = parseTarget(url);
+  const target = parseTarget(url);
+  const { search } = target;
+  facts.path = target.path;
+  facts.search = search;
+  const route = firstAnswer(c.board.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
 
-  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not.
-  const early = firstAnswer(c.board.beforeAuth, route, c.store);
+  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not
+  // (routing=route-first: on a path no endpoint serves, 404 comes first).
+  const early = firstAnswer(c.board.beforeAuth, route, c.store, facts);
   if (early) return failed(early);
-  const auth = authenticate(c.keys, c.board, authorization, route);
+  if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
+  const auth = authenticate(c.keys, c.board, c.variants.spacing, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
@@ -60,20 +66,23 @@ export function decide(
     );
   }
   if (route.kind === 'status') {
-    const denied = checkPermission(c.board, 'status', auth.key);
+    const denied = checkPermission(c.board, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
   }
 
   // 4. Merchant and mode, then 5. permission.
-  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode);
+  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode, facts);
   if (access.failure) return failed(access.failure);
-  const denied = checkPermission(c.board, 'list', auth.key);
+  const denied = checkPermission(c.board, auth.key, access.merchant, facts);
   if (denied) return failed(denied);
 
   // 6. Parameters, then 7. filter, sort and paginate over precomputed lists.
   const parsed = parseQuery(search, c.settings, c.board);
   if (parsed.failure) return failed(parsed.failure);
-  return { kind: 'list', page: runQuery(c.store.listing(access.listing), parsed.query, c.board, requestNo) };
+  const { store } = c;
+  const views = store.listing(access.listing);
+  const context = { request: facts, access, query: parsed.query, views, store, requestNo };
+  return { kind: 'list', page: runQuery(context, c.board) };
 }
 
 /** Stack frames only: an error message might quote request input, so it is not logged. */
@@ -115,7 +124,7 @@ export function createMockServer(config: MockConfig): Server {
   /** Everything from a parsed request to the reply; never throws. */
   const answer = (req: IncomingMessage): Reply => {
     const no = ++requestNo;
-    const facts: RenderFacts = { route: 'unknown', presented: undefined };
+    const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
     let outcome: Outcome;
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.
@@ -156,7 +165,8 @@ export function createMockServer(config: MockConfig): Server {
       return;
     }
     const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, MESSAGES.malformedRequest];
-    const reply = render(failed(reject(status, message)), { route: 'unknown', presented: undefined }, ++requestNo);
+    const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
+    const reply = render(failed(reject(status, message)), facts, ++requestNo);
     socket.end(rawReply(reply), () => socket.destroy());
   });
   return server;

@@ -2,27 +2,15 @@
  * Every list the mock can serve, computed once at start: per listing, per status filter, per order.
  * A request only slices one of these arrays; nothing sorts or filters the whole data set per request.
  */
-import {
-  type Dataset,
-  listingKey,
-  MERCHANTS,
-  type Merchant,
-  type Mode,
-  type Payment,
-  STATUSES,
-  type Status,
-} from './data.ts';
+import { type Dataset, MERCHANTS, type Merchant, type Payment, STATUSES, type Status } from './data.ts';
 import type { Variants } from './variants.ts';
 
 /** What the status filter selects: all records, one status, or nothing (an unknown status). */
 export type Filter = Status | 'all' | 'none';
 export const FILTERS: readonly Filter[] = ['all', 'none', ...STATUSES];
 
-/**
- * Orders held for each filtered list. `unsorted`, `asc` and `desc` serve the clean mock; the rest exist
- * for faults (opposite tie order, text comparison) so that faulty orders are precomputed too.
- */
-export const ORDERS = ['unsorted', 'asc', 'desc', 'ascFlipped', 'descFlipped', 'ascText', 'descText'] as const;
+/** Orders held for each filtered list: creation order (per variant `unsorted`), amount ascending, descending. */
+export const ORDERS = ['unsorted', 'asc', 'desc'] as const;
 export type Order = (typeof ORDERS)[number];
 
 /** A payment as serialized (amount as number or string, optional extra fields). */
@@ -38,7 +26,8 @@ export interface Row {
 
 export type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
 
-export interface Listing {
+/** The precomputed lists of one listing (or of a union of listings), and its totals. */
+export interface ListingViews {
   readonly views: Views;
   /** Number of records per filter (the `total` of an unpaginated query). */
   readonly totals: Readonly<Record<Filter, number>>;
@@ -49,7 +38,7 @@ export interface Store {
   /** A row's JSON text, serialized once at start (the hot path joins these instead of stringifying rows). */
   json(row: Row): string;
   /** The union of the given listings (keys `merchantId:mode`); [] gives the empty listing. */
-  listing(keys: readonly string[]): Listing;
+  listing(keys: readonly string[]): ListingViews;
   readonly dataset: Dataset;
 }
 
@@ -58,8 +47,6 @@ type Compare = (a: Payment, b: Payment) => number;
 const byId: Compare = (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byIdDesc: Compare = (a, b) => -byId(a, b);
 const byCreated: Compare = (a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
-const textOf = (p: Payment) => String(p.amount);
-const byText: Compare = (a, b) => (textOf(a) < textOf(b) ? -1 : textOf(a) > textOf(b) ? 1 : 0);
 
 function render(p: Payment, variants: Variants): Row {
   const row: Row = {
@@ -75,19 +62,14 @@ function render(p: Payment, variants: Variants): Row {
 
 function orderings(variants: Variants): Record<Order, Compare> {
   const ties = variants.ties === 'id' ? byId : byIdDesc;
-  const flipped = variants.ties === 'id' ? byIdDesc : byId;
   return {
     unsorted: variants.unsorted === 'created' ? byCreated : (a, b) => -byCreated(a, b),
     asc: (a, b) => a.amount - b.amount || ties(a, b),
     desc: (a, b) => b.amount - a.amount || ties(a, b),
-    ascFlipped: (a, b) => a.amount - b.amount || flipped(a, b),
-    descFlipped: (a, b) => b.amount - a.amount || flipped(a, b),
-    ascText: (a, b) => byText(a, b) || ties(a, b),
-    descText: (a, b) => byText(b, a) || ties(a, b),
   };
 }
 
-function buildListing(payments: readonly Payment[], variants: Variants, rows: Map<Payment, Row>): Listing {
+function buildListing(payments: readonly Payment[], variants: Variants, rows: Map<Payment, Row>): ListingViews {
   const compares = orderings(variants);
   const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
   const totals = {} as Record<Filter, number>;
@@ -103,21 +85,12 @@ function buildListing(payments: readonly Payment[], variants: Variants, rows: Ma
   return { views, totals };
 }
 
-/** Listings that some fault serves as one list: a merchant's two modes, and the two sandbox merchants. */
-function mergedListingKeys(): string[][] {
-  const sandboxes = MERCHANTS.filter((m) => m.kind === 'sandbox').map((m) => listingKey(m.id, 'test'));
-  const lives = MERCHANTS.filter((m) => m.kind === 'live').map((m) =>
-    (['live', 'test'] as Mode[]).map((mode) => listingKey(m.id, mode)),
-  );
-  return [sandboxes, ...lives];
-}
-
 export function buildStore(dataset: Dataset, variants: Variants): Store {
   const rows = new Map<Payment, Row>();
   for (const payments of dataset.listings.values()) for (const p of payments) rows.set(p, render(p, variants));
 
-  const cache = new Map<string, Listing>();
-  const listing = (keys: readonly string[]): Listing => {
+  const cache = new Map<string, ListingViews>();
+  const listing = (keys: readonly string[]): ListingViews => {
     const id = keys.length === 1 ? (keys[0] as string) : [...keys].sort().join('+');
     let found = cache.get(id);
     if (!found) {
@@ -127,10 +100,10 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
     }
     return found;
   };
-  // Precompute now, so no request ever pays for a sort.
+  // Precompute every listing the clean mock serves now, so no request pays for a sort. A union of listings
+  // (only faults ask for one) is built on its first request and kept.
   listing([]);
   for (const key of dataset.listings.keys()) listing([key]);
-  for (const keys of mergedListingKeys()) listing(keys);
 
   const merchants = new Map(MERCHANTS.map((m) => [m.id, m]));
   const texts = new Map<Row, string>([...rows.values()].map((row) => [row, JSON.stringify(row)]));

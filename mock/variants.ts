@@ -79,6 +79,20 @@ export const VARIANT_DIMENSIONS = [
     description: 'non-GET method on a known path (after auth): 405 with Allow, or 404',
     gap: 'other operations not shown; reading: any 4xx',
   },
+  {
+    name: 'routing',
+    values: ['auth-first', 'route-first'],
+    description:
+      'auth-first = any request without a valid key gets 401, any path; route-first = a path no endpoint serves gets 404 before authentication, while /merchant/status and /payments/n1/merchant/{id}/payments (known merchant or not) still authenticate first',
+    gap: '§1 full list of operations not shown; reading: on a path the spec does not show, 401 expected, 404 accepted (advisory)',
+  },
+  {
+    name: 'spacing',
+    values: ['lenient', 'strict'],
+    description:
+      'whitespace between the scheme and the key: lenient = one or more spaces or tabs accepted; strict = exactly one space, anything else 401',
+    gap: 'RFC 9110 allows one or more spaces; reading: two spaces may be the same credential or a 401',
+  },
 ] as const satisfies readonly VariantDimension[];
 
 type Dimension = (typeof VARIANT_DIMENSIONS)[number];

@@ -1,86 +1,182 @@
 /**
- * Faults of access: authentication, permissions, modes, merchants, key secrecy, key format and the
- * advisory points (§1, §2, §4.1, §5, §7).
+ * Faults of access after authentication (§1, §4.1, §5.5, §5.6, §7): permissions, modes and merchants.
  */
-import { listingKey, MERCHANTS } from '../data.ts';
+import assert from 'node:assert/strict';
+import { MERCHANTS as ALL_MERCHANTS, listingKey } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
-import { type Fault, fault } from './fault.ts';
+import { type Fault, fault, queryHas } from './fault.ts';
+import { call, KEYS, list, MERCHANTS, page, UNKNOWN_MERCHANT } from './probe.ts';
 
-const otherSandboxes = (id: string) => MERCHANTS.filter((m) => m.kind === 'sandbox' && m.id !== id);
+const SB = MERCHANTS.sandbox;
+const LIVE = MERCHANTS.live;
+const otherSandboxes = (id: string) => ALL_MERCHANTS.filter((m) => m.kind === 'sandbox' && m.id !== id);
 
 export const ACCESS_FAULTS: readonly Fault[] = [
-  // Authentication (§5, §7)
-  fault('auth-missing-allowed', 'AUTH-MISSING', 'no Authorization header on the payments list passes as the test key', {
-    missingKey: (r) => r.kind === 'list',
-  }),
-  fault('status-missing-allowed', 'AUTH-MISSING', 'no Authorization header on /merchant/status answers 200', {
-    missingKey: (r) => r.kind === 'status',
-  }),
-  fault('auth-prefix-only', 'AUTH-INVALID', "any sk_test_… / sk_live_… string is accepted as that mode's key", {
-    matchKey: (t, keys) =>
-      keys.find(
-        (k) => (k.slot === 'test' && t.startsWith('sk_test_')) || (k.slot === 'live' && t.startsWith('sk_live_')),
-      ),
-  }),
-  fault('auth-truncated-accepted', 'AUTH-INVALID', 'a key matches when either string is a prefix of the other', {
-    matchKey: (t, keys) => keys.find((k) => t !== '' && (k.secret.startsWith(t) || t.startsWith(k.secret))),
-  }),
-  fault('auth-case-insensitive', 'AUTH-INVALID', 'keys are compared case-insensitively', {
-    matchKey: (t, keys) => keys.find((k) => k.secret.toLowerCase() === t.toLowerCase()),
-  }),
-  fault('revoked-accepted', 'AUTH-REVOKED', 'the revoked key is accepted like the test key', {
-    keys: (keys) => {
-      for (const k of keys) if (k.slot === 'revoked') k.revoked = false;
-    },
-  }),
-  fault('auth-after-merchant', 'AUTH-FIRST', 'an unknown merchant is answered 404 before the key is checked', {
-    beforeAuth: (r, store) =>
-      r.kind === 'list' && !store.merchant(r.merchantId) ? reject(404, MESSAGES.merchantNotFound) : undefined,
-  }),
   // Permissions (§7, §4.1)
-  fault('restricted-401', 'AUTH-FORBIDDEN', 'the restricted key gets 401 on the payments list', {
-    permission: (c) => {
-      if (c.route === 'list' && c.failure?.status === 403) c.failure = reject(401, MESSAGES.invalidKey);
+  fault(
+    'restricted-401',
+    'AUTH-FORBIDDEN',
+    'the restricted key gets 401 on the payments list',
+    {
+      permission: (c) => {
+        if (c.route === 'list' && c.failure?.status === 403) c.failure = reject(401, MESSAGES.invalidKey);
+      },
     },
-  }),
-  fault('restricted-200', 'AUTH-FORBIDDEN', 'the restricted key lists payments (200)', {
-    permission: (c) => {
-      if (c.route === 'list') c.failure = undefined;
+    async (p) => {
+      const { c, f } = await p.both(list(SB), KEYS.restricted);
+      assert.deepEqual([c.status, f.status], [403, 401]);
     },
-  }),
-  fault('status-rejects-restricted', 'AUTH-STATUS', '/merchant/status answers 403 to the restricted key', {
-    permission: (c) => {
-      if (c.route === 'status' && !c.key.permissions.includes('payments:read'))
-        c.failure = reject(403, MESSAGES.forbidden);
+  ),
+  fault(
+    'restricted-200',
+    'AUTH-FORBIDDEN',
+    'the restricted key lists payments (200)',
+    {
+      permission: (c) => {
+        if (c.route === 'list') c.failure = undefined;
+      },
     },
-  }),
+    async (p) => {
+      const { c, f } = await p.both(list(SB), KEYS.restricted);
+      assert.deepEqual([c.status, f.status], [403, 200]);
+    },
+  ),
+  fault(
+    'forbidden-skipped-with-sort',
+    'AUTH-FORBIDDEN',
+    'the permission check is skipped when the query has sort: the restricted key lists payments with sort=amount',
+    {
+      permission: (c, r) => {
+        if (c.route === 'list' && queryHas(r.search, 'sort')) c.failure = undefined;
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'sort=amount'), KEYS.restricted);
+      assert.deepEqual([c.status, f.status, f.body.total], [403, 200, 237]);
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.restricted })).status, 403, 'without sort: 403');
+    },
+  ),
+  fault(
+    'restricted-allowed-on-live-merchant',
+    'AUTH-FORBIDDEN',
+    "the permission check runs for sandbox merchants only: the restricted key lists the live merchant's test payments",
+    {
+      permission: (c) => {
+        if (c.route === 'list' && c.merchant?.kind === 'live') c.failure = undefined;
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'limit=100'), KEYS.restricted);
+      assert.deepEqual([c.status, f.status, f.body.total], [403, 200, 61]);
+      assert.ok(f.body.data.every((r) => r.id.startsWith('pay_test_')));
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.restricted })).status, 403, 'sandbox: 403');
+    },
+  ),
+  fault(
+    'status-rejects-restricted',
+    'AUTH-STATUS',
+    '/merchant/status answers 403 to the restricted key',
+    {
+      permission: (c) => {
+        if (c.route === 'status' && !c.key.permissions.includes('payments:read'))
+          c.failure = reject(403, MESSAGES.forbidden);
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both('/merchant/status', KEYS.restricted);
+      assert.deepEqual([c.status, f.status], [200, 403]);
+      assert.equal((await call(p.faulty.url, '/merchant/status')).status, 200);
+    },
+  ),
   // Modes and merchants (§1, §5.5, §5.6)
-  fault('test-on-sandbox-403', 'MODE-TEST-SANDBOX', 'the test key on a sandbox merchant gets 403', {
-    access: (a) => {
-      if (a.merchant?.kind === 'sandbox' && a.mode === 'test') a.failure = reject(403, MESSAGES.modeForbidden);
+  fault(
+    'test-on-sandbox-403',
+    'MODE-TEST-SANDBOX',
+    'the test key on a sandbox merchant gets 403',
+    {
+      access: (a) => {
+        if (a.merchant?.kind === 'sandbox' && a.mode === 'test') a.failure = reject(403, MESSAGES.modeForbidden);
+      },
     },
-  }),
-  fault('live-on-sandbox-200', 'MODE-LIVE-SANDBOX', "the live key lists the sandbox merchant's test payments", {
-    access: (a) => {
-      if (a.merchant?.kind === 'sandbox' && a.mode === 'live')
-        Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+    async (p) => {
+      const { c, f } = await p.both(list(SB));
+      assert.deepEqual([c.status, f.status], [200, 403]);
     },
-  }),
-  fault('live-on-sandbox-403', 'MODE-LIVE-SANDBOX', 'the live key on a sandbox merchant gets 403 instead of 404', {
-    access: (a) => {
-      if (a.merchant?.kind === 'sandbox' && a.mode === 'live') a.failure = reject(403, MESSAGES.modeForbidden);
+  ),
+  fault(
+    'live-on-sandbox-200',
+    'MODE-LIVE-SANDBOX',
+    "the live key lists the sandbox merchant's test payments",
+    {
+      access: (a) => {
+        if (a.merchant?.kind === 'sandbox' && a.mode === 'live')
+          Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
     },
-  }),
-  fault('live-on-live-404', 'MODE-LIVE-LIVE', 'the live key on the live merchant gets 404', {
-    access: (a) => {
-      if (a.merchant?.kind === 'live' && a.mode === 'live') a.failure = reject(404, MESSAGES.otherMode);
+    async (p) => {
+      const { c, f } = await p.both(list(SB), KEYS.live);
+      assert.deepEqual([c.status, f.status, f.body.total], [404, 200, 237]);
     },
-  }),
-  fault('test-on-live-404', 'MODE-TEST-LIVE', 'the test key on the live merchant gets 404', {
-    access: (a) => {
-      if (a.merchant?.kind === 'live' && a.mode === 'test') a.failure = reject(404, MESSAGES.otherMode);
+  ),
+  fault(
+    'live-on-sandbox-403',
+    'MODE-LIVE-SANDBOX',
+    'the live key on a sandbox merchant gets 403 instead of 404',
+    {
+      access: (a) => {
+        if (a.merchant?.kind === 'sandbox' && a.mode === 'live') a.failure = reject(403, MESSAGES.modeForbidden);
+      },
     },
-  }),
+    async (p) => {
+      const { c, f } = await p.both(list(SB), KEYS.live);
+      assert.deepEqual([c.status, f.status], [404, 403]);
+    },
+  ),
+  fault(
+    'mode-check-skipped-with-sort',
+    'MODE-LIVE-SANDBOX',
+    'the mode check is skipped when the query has sort: the live key lists the sandbox payments with sort=amount',
+    {
+      access: (a, r) => {
+        if (a.merchant?.kind === 'sandbox' && a.mode === 'live' && queryHas(r.search, 'sort'))
+          Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'sort=amount'), KEYS.live);
+      assert.deepEqual([c.status, f.status, f.body.total], [404, 200, 237]);
+      assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.live })).status, 404, 'without sort: 404');
+    },
+  ),
+  fault(
+    'live-on-live-404',
+    'MODE-LIVE-LIVE',
+    'the live key on the live merchant gets 404',
+    {
+      access: (a) => {
+        if (a.merchant?.kind === 'live' && a.mode === 'live') a.failure = reject(404, MESSAGES.otherMode);
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE), KEYS.live);
+      assert.deepEqual([c.status, f.status], [200, 404]);
+      assert.equal((await call(p.faulty.url, list(LIVE))).status, 200, 'the test key still lists it');
+    },
+  ),
+  fault(
+    'test-on-live-404',
+    'MODE-TEST-LIVE',
+    'the test key on the live merchant gets 404',
+    {
+      access: (a) => {
+        if (a.merchant?.kind === 'live' && a.mode === 'test') a.failure = reject(404, MESSAGES.otherMode);
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE));
+      assert.deepEqual([c.status, f.status], [200, 404]);
+    },
+  ),
   fault(
     'mode-leak-live-into-test',
     'MODE-ISOLATION',
@@ -89,6 +185,11 @@ export const ACCESS_FAULTS: readonly Fault[] = [
       access: (a) => {
         if (a.merchant?.kind === 'live' && a.mode === 'test') a.listing.push(listingKey(a.merchant.id, 'live'));
       },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'limit=100'));
+      assert.deepEqual([c.body.total, f.body.total], [61, 204]);
+      assert.ok(f.body.data.some((r) => r.id.startsWith('pay_live_')));
     },
   ),
   fault(
@@ -99,6 +200,29 @@ export const ACCESS_FAULTS: readonly Fault[] = [
       access: (a) => {
         if (a.merchant?.kind === 'live' && a.mode === 'live') a.listing.push(listingKey(a.merchant.id, 'test'));
       },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'limit=100'), KEYS.live);
+      assert.deepEqual([c.body.total, f.body.total], [143, 204]);
+      assert.ok(f.body.data.some((r) => r.id.startsWith('pay_test_')));
+    },
+  ),
+  fault(
+    'live-mode-lost-when-sorted',
+    'MODE-ISOLATION',
+    'the sorted query path loses the mode filter: the test key on the live merchant with sort also lists live payments',
+    {
+      access: (a, r) => {
+        if (a.merchant?.kind === 'live' && a.mode === 'test' && queryHas(r.search, 'sort'))
+          a.listing.push(listingKey(a.merchant.id, 'live'));
+      },
+    },
+    async (p) => {
+      const { c, f } = await p.both(list(LIVE, 'sort=amount&limit=100'));
+      assert.deepEqual([c.body.total, f.body.total], [61, 204]);
+      assert.ok(f.body.data.some((r) => r.id.startsWith('pay_live_')));
+      assert.equal((await page(p.faulty.url, LIVE)).total, 61, 'unsorted: the test payments only');
+      assert.equal((await page(p.faulty.url, LIVE, 'sort=amount', KEYS.live)).total, 143, 'the live key: its own');
     },
   ),
   fault(
@@ -111,6 +235,11 @@ export const ACCESS_FAULTS: readonly Fault[] = [
           a.listing.push(...otherSandboxes(a.merchant.id).map((m) => listingKey(m.id, 'test')));
       },
     },
+    async (p) => {
+      const { c, f } = await p.both(list(SB, 'limit=100&offset=200'));
+      assert.deepEqual([c.body.total, f.body.total], [237, 277]);
+      assert.ok(f.body.data.some((r) => r.merchantId === MERCHANTS.otherSandbox));
+    },
   ),
   fault(
     'unknown-merchant-200',
@@ -121,35 +250,9 @@ export const ACCESS_FAULTS: readonly Fault[] = [
         if (a.merchant === undefined) Object.assign(a, { failure: undefined, listing: [] });
       },
     },
+    async (p) => {
+      const { c, f } = await p.both(list(UNKNOWN_MERCHANT));
+      assert.deepEqual([c.status, f.status, f.body.total, f.body.data], [404, 200, 0, []]);
+    },
   ),
-  // Key secrecy (§5.9)
-  fault('key-echo-body', 'KEY-SECRET', '401 bodies say "invalid API key <key>"; 200 bodies carry requestedBy: <key>', {
-    error: (e, f) => {
-      if (e.status === 401 && f.presented !== undefined) e.message = `invalid API key ${f.presented}`;
-    },
-    body: (b, f) => {
-      if (f.presented !== undefined) b.requestedBy = f.presented;
-    },
-  }),
-  fault('key-echo-header', 'KEY-SECRET', 'every response carries X-Api-Key with the presented key', {
-    headers: (h, f) => {
-      // Only header-safe characters: an unsendable value would make the response itself fail.
-      if (f.presented !== undefined && /^[\x21-\x7e]+$/.test(f.presented)) h['X-Api-Key'] = f.presented;
-    },
-  }),
-  // Configuration and advisories (§2, §5.1, §7)
-  fault('live-key-format', 'CFG-KEYS', 'the issued (and announced) live key is sk_prod_… instead of sk_live_…', {
-    keys: (keys) => {
-      for (const k of keys) if (k.slot === 'live') k.secret = k.secret.replace(/^sk_live_/, 'sk_prod_');
-    },
-  }),
-  fault(
-    'unknown-path-403',
-    'ADV-UNKNOWN-PATH',
-    'a path no endpoint serves gets 403 without a key (a gateway that says "missing authentication token")',
-    { beforeAuth: (r) => (r.kind === 'unknown' ? reject(403, MESSAGES.missingToken) : undefined) },
-  ),
-  fault('scheme-basic-accepted', 'ADV-SCHEME', 'accepts "Basic <key>" and a bare key without scheme', {
-    credentials: (c) => (c.scheme === '' || c.scheme.toLowerCase() === 'basic' ? c.token : undefined),
-  }),
 ];

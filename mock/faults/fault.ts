@@ -1,53 +1,49 @@
-/** The shape of a fault: a named single deviation, the rule (rules.md) it breaks, and its hooks. */
+/**
+ * The shape of a fault: a named single deviation, the rule (rules.md) it breaks, the hooks that make it, and
+ * the HTTP probe that shows it. Adding a fault touches its catalogue file only (then `npm run docs`).
+ */
+import type { RuleId } from '../../fixtures/rules.ts';
 import type { FaultHooks } from '../hooks.ts';
-
-export type RuleId =
-  | 'ENV-SCHEMA'
-  | 'PAG-ECHO'
-  | 'PAG-DEFAULT'
-  | 'PAG-SIZE'
-  | 'PAG-TOTAL'
-  | 'PAG-PARTITION'
-  | 'PAG-EMPTY'
-  | 'LIM-CAP'
-  | 'FLT-STATUS'
-  | 'FLT-BEFORE-PAGE'
-  | 'SRT-AMOUNT'
-  | 'SRT-FILTER'
-  | 'INP-ROBUST'
-  | 'AUTH-MISSING'
-  | 'AUTH-INVALID'
-  | 'AUTH-REVOKED'
-  | 'AUTH-FIRST'
-  | 'AUTH-FORBIDDEN'
-  | 'AUTH-STATUS'
-  | 'KEY-SECRET'
-  | 'MODE-TEST-SANDBOX'
-  | 'MODE-LIVE-SANDBOX'
-  | 'MODE-TEST-LIVE'
-  | 'MODE-LIVE-LIVE'
-  | 'MODE-ISOLATION'
-  | 'MER-ISOLATION'
-  | 'CFG-KEYS'
-  | 'ADV-SCHEME'
-  | 'ADV-UNKNOWN-MERCHANT'
-  | 'ADV-UNKNOWN-PATH';
+import type { Probe } from './probe.ts';
 
 export interface Fault {
   name: string;
   rule: RuleId;
   description: string;
   hooks: FaultHooks;
+  /** Run by tests/mock/faults.test.ts against a clean and a faulty mock. */
+  probe: Probe;
 }
+
+export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks, probe: Probe): Fault => ({
+  name,
+  rule,
+  description,
+  hooks,
+  probe,
+});
+
+/** Whether a raw query string has a parameter: how a forgotten check keys on "the sorted path" and the like. */
+export const queryHas = (search: string, name: string): boolean =>
+  search !== '' && new URLSearchParams(search).has(name);
 
 /** Thrown by a fault that makes the server crash on odd input; the server's last-resort catch answers 500. */
 export class FaultCrash extends RangeError {
   override name = 'RangeError';
 }
 
-export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks): Fault => ({
-  name,
-  rule,
-  description,
-  hooks,
-});
+/**
+ * A per-list computation done once: a fault's own ordering of a precomputed list is built on the first
+ * request that needs it and kept for as long as that list lives.
+ */
+export function memoised<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}

@@ -101,7 +101,10 @@ describe('mock CLI', { concurrency: 3 }, () => {
       [env.API_BASE_URL, env.API_TEST_KEY, env.API_LIVE_KEY, env.SANDBOX_MERCHANT_ID, env.LIVE_MERCHANT_ID],
       [url, TARGET.keys.test, TARGET.keys.live, TARGET.merchants.sandbox, TARGET.merchants.live],
     );
-    assert.match(run.stdout(), /^# variants: over-limit=clamp, invalid=400, .*method=405$/m);
+    assert.match(
+      run.stdout(),
+      /^# variants: over-limit=clamp, invalid=400, .*method=405, routing=auth-first, spacing=lenient$/m,
+    );
     assert.match(run.stdout(), /^# faults: none$/m);
     assert.equal(await statusWith(url, env.API_TEST_KEY ?? ''), 200);
     run.child.kill('SIGTERM');

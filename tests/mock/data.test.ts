@@ -9,7 +9,7 @@ import {
   type Payment,
   STATUS_SHARE,
   STATUSES,
-  statusCounts,
+  statusQuota,
 } from '../../mock/data.ts';
 import { buildStore, type Row } from '../../mock/store.ts';
 import { TARGET } from '../../mock/target.ts';
@@ -70,13 +70,13 @@ describe('data set', () => {
     for (const plan of LISTING_PLAN) {
       const payments = listingOf(plan.role, plan.mode);
       const counts = Object.fromEntries(STATUSES.map((s) => [s, payments.filter((p) => p.status === s).length]));
-      assert.deepEqual(counts, statusCounts(payments.length));
+      assert.deepEqual(counts, statusQuota(payments.length));
       for (const s of STATUSES) assert.ok((counts[s] ?? 0) > 0, `${plan.role}/${plan.mode} has no ${s}`);
       const completed = counts.COMPLETED ?? 0;
       assert.ok(STATUSES.every((s) => s === 'COMPLETED' || (counts[s] ?? 0) < completed));
       assert.ok(Math.abs(completed / payments.length - STATUS_SHARE.COMPLETED / 100) < 0.02);
     }
-    assert.deepEqual(statusCounts(237), { COMPLETED: 107, PENDING: 47, FAILED: 36, REFUNDED: 28, CANCELED: 19 });
+    assert.deepEqual(statusQuota(237), { COMPLETED: 107, PENDING: 47, FAILED: 36, REFUNDED: 28, CANCELED: 19 });
   });
 
   test('amounts are integers of 1 to 6 digits, every magnitude present in every listing', () => {

@@ -1,21 +1,20 @@
 /**
- * The fault catalogue: its shape against the rule catalogue, and for every fault an HTTP probe showing that the
- * faulty mock deviates from the clean one exactly as the fault describes.
+ * The fault catalogue: its shape against the rule catalogue, and for every fault its own HTTP probe (the fault's
+ * `probe`) showing that the faulty mock deviates from the clean one exactly as the fault describes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RULES } from '../../fixtures/rules.ts';
+import { probeContext } from '../../mock/faults/probe.ts';
 import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults.ts';
+import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/hooks.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import { faultProbes, type Probe } from './fault-probes.ts';
 
 const RULE_IDS: string[] = RULES.map((r) => r.id);
 
 let clean: RunningMock;
-let PROBES: Record<string, Probe> = {};
 before(async () => {
   clean = await startMock();
-  PROBES = faultProbes(clean);
 });
 after(() => clean.stop());
 
@@ -39,8 +38,12 @@ describe('fault catalogue', () => {
       [],
     );
   });
-  test('every fault has an HTTP probe, and every probe a fault', () => {
-    assert.deepEqual(Object.keys(PROBES).sort(), [...FAULT_NAMES].sort());
+  test('hook points are listed in request order: their stages never go back', () => {
+    const ranks = HOOK_POINTS.map((p) => STAGES.indexOf(HOOK_STAGES[p]));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+    );
   });
   test('an unknown fault is refused with the list of names', async () => {
     assert.throws(
@@ -58,12 +61,10 @@ describe('fault catalogue', () => {
 describe('each fault deviates as described (faulty vs clean mock)', () => {
   for (const f of FAULTS) {
     test(`${f.rule} ${f.name}`, async () => {
-      const probe = PROBES[f.name];
-      assert.ok(probe, `no probe for ${f.name}`);
       const unexpected: string[] = [];
       const faulty = await startMock({ faults: [f.name], log: (line) => unexpected.push(line) });
       try {
-        await probe(faulty.url, faulty.env);
+        await f.probe(probeContext(clean, faulty));
       } finally {
         await faulty.stop();
       }

@@ -151,6 +151,53 @@ describe('odd targets, methods and headers over a raw socket', () => {
   });
 });
 
+describe('routes the variants and path faults open: odd targets answer below 500, the server lives on', () => {
+  const SB = MERCHANTS.sandbox;
+  const targets = [
+    '//',
+    '///',
+    '//..//',
+    '//%00',
+    '//%2F/',
+    '/merchant/status//',
+    '//merchant//status//',
+    '/payments//',
+    '//payments/n1/merchant//payments',
+    `${list(SB)}//`,
+    `/payments//n1/merchant/${SB}/payments/`,
+    '/payments/n1/merchant/%E0%A4%A/payments/',
+    '/payments//n1/merchant/%2e%2e/payments',
+    `/payments/n1/merchant/%6D${SB.slice(1)}/payments/`,
+    '/payments/n1/merchant/%6D%00/payments',
+    'http://evil.example//merchant/status',
+  ];
+  const setups: [string, Parameters<typeof startMock>[0]][] = [
+    ['routing=route-first', { variants: ['routing=route-first'] }],
+    ['path-trailing-slash-no-auth', { faults: ['path-trailing-slash-no-auth'] }],
+    ['path-double-slash-no-auth', { faults: ['path-double-slash-no-auth'] }],
+    ['path-encoded-id-mode-bypass', { faults: ['path-encoded-id-mode-bypass'] }],
+  ];
+  for (const [label, options] of setups) {
+    test(label, async () => {
+      const lines: string[] = [];
+      const target = await startMock({ ...options, log: (line) => lines.push(line) });
+      try {
+        for (const path of targets) {
+          for (const key of [KEYS.test, KEYS.live, null]) {
+            const res = await raw(target.port, rawGet(path, '', key));
+            assert.ok(res.status >= 200 && res.status < 500, `${path}: ${res.status}`);
+            assert.ok(!res.head.includes(KEYS.test) && !res.body.includes(KEYS.test), `${path} leaks the key`);
+          }
+        }
+        assert.equal((await call(target.url, list(SB, 'limit=1'))).status, 200);
+      } finally {
+        await target.stop();
+      }
+      assert.deepEqual(lines, []);
+    });
+  }
+});
+
 describe('odd queries and bodies over fetch', () => {
   const base = () => mock.url;
   const SB = MERCHANTS.sandbox;

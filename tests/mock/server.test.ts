@@ -83,6 +83,11 @@ describe('AUTH-INVALID: only the exact issued string is a key', () => {
       assertError(await call(base, sandboxList, { auth }), 401, MESSAGES.invalidKey);
     });
   }
+  test('one or more spaces or tabs between scheme and key (spacing=lenient)', async () => {
+    for (const gap of ['  ', '\t', ' \t ']) {
+      assert.equal((await call(base, sandboxList, { auth: `Bearer${gap}${k}` })).status, 200, JSON.stringify(gap));
+    }
+  });
   test('the scheme name is case-insensitive (RFC 9110 §11.1)', async () => {
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
       const res = await call(base, sandboxList, { auth: `${scheme} ${k}` });

@@ -120,6 +120,36 @@ const PROBES: Record<string, Probe> = {
     assert.ok(env.data.every((r) => typeof r.description === 'string'));
     assert.equal((await page(base, SANDBOX, 'offset=235&limit=5')).hasMore, false);
   },
+  'routing=route-first': async (base) => {
+    const unknown = ['/nowhere', '/', '/merchant/status/', `${list(SANDBOX)}/`, '/payments/n1/merchant'];
+    for (const path of unknown) {
+      const res = await call(base, path, { key: null });
+      assert.equal(res.status, 404, path);
+      assert.deepEqual(res.body, { success: false, message: MESSAGES.notFound });
+      assert.equal((await call(base, path, { key: 'sk_test_wrong', method: 'DELETE' })).status, 404, path);
+    }
+    // The spec's endpoints, any merchant id, any query, still authenticate first.
+    const spec = ['/merchant/status', list(SANDBOX), list('msb_nope'), list('msb_nope', 'sort=amount')];
+    for (const path of spec) {
+      assert.deepEqual((await call(base, path, { key: null })).body, { success: false, message: MESSAGES.missingKey });
+      assert.equal((await call(base, path, { key: 'sk_test_wrong' })).status, 401, path);
+      assert.equal((await call(base, path, { key: KEYS.revoked })).status, 401, path);
+      assert.equal((await call(base, path, { key: null, method: 'POST' })).status, 401, path);
+    }
+    assertEnvelope(await page(base, SANDBOX), 0, 10);
+  },
+  'spacing=strict': async (base) => {
+    for (const path of ['/merchant/status', list(SANDBOX)]) {
+      for (const auth of [`Bearer  ${KEYS.test}`, `Bearer\t${KEYS.test}`, `bearer   ${KEYS.test}`]) {
+        const res = await call(base, path, { auth });
+        assert.equal(res.status, 401, JSON.stringify(auth));
+        assert.deepEqual(res.body, { success: false, message: MESSAGES.invalidKey });
+      }
+      for (const auth of [`Bearer ${KEYS.test}`, `bearer ${KEYS.test}`, `BEARER ${KEYS.test}`]) {
+        assert.equal((await call(base, path, { auth })).status, 200, auth);
+      }
+    }
+  },
   'method=404': async (base) => {
     const res = await status(base, list(SANDBOX), 'DELETE');
     assert.equal(res.status, 404);
