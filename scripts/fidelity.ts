@@ -1,140 +1,128 @@
 /**
- * `npm run fidelity -- <envA> <envB>`: how faithfully target B (typically a mock) reproduces the shape of
- * target A (typically the vendor sandbox). One deterministic case list (seed) goes to both; the responses'
- * shapes are compared rule by rule. See docs/fidelity.md.
- *
- * Exit codes: 0 it ran (differences are findings); 1 differences with --fail-on-diff, or a target did not
- * answer; 2 bad usage or a bad env file (nothing sent).
+ * `npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]`: the same deterministic cases
+ * sent to two targets (offsets placed against each target's own `total`), every answer judged by the suite's checks,
+ * and a per-rule table of where the answers differ (docs/fidelity.md). Exit: 0 ran (differences are findings),
+ * 1 differences with --fail-on-diff or a target unreachable, 2 bad usage or env file.
  */
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import dotenv from 'dotenv';
+import { statusOf } from '../checks/filter.ts';
+import { keyModes, sendCase } from '../fixtures/access.ts';
+import { ConfigError, resolveTarget, type Target } from '../fixtures/config.ts';
+import { ApiClient, asKey, BudgetExhausted, TargetGone, TransportError } from '../fixtures/http.ts';
+import { fetchPage, paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../fixtures/listing.ts';
 import { redact } from '../fixtures/secrets.ts';
-import { FidelityConfigError, loadTargets } from './fidelity/load.ts';
-import { type FullReport, renderText, writeReports } from './fidelity/report.ts';
-import { compareLoaded, TargetUnreachable } from './fidelity/run.ts';
-import { compareSuites } from './fidelity/suite.ts';
+import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './fidelity/compare.ts';
 
-export { FidelityConfigError } from './fidelity/load.ts';
-export { compareTargets, type FidelityReport } from './fidelity/run.ts';
+export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]
+  The env files are read like .env.example. --seed (1) and --runs (12) fix the cases; --out (reports) gets
+  fidelity.json and fidelity.md; --fail-on-diff exits 1 when any case is answered differently.`;
 
-export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [options]
+type Side = { name: string; file: string; env: Record<string, string>; target: Target; api: ApiClient; total: number };
 
-Judges how faithfully target B reproduces the response shapes of target A (typically A = the vendor
-sandbox, B = a mock). Each env file is read like .env.example (API_BASE_URL, API_TEST_KEY,
-SANDBOX_MERCHANT_ID, optional keys and merchants); nothing is loaded into the environment.
-
-  --seed N          seed of the case list (default 1)
-  --runs N          sampled windows and odd inputs (default 12)
-  --out DIR         where fidelity.json and fidelity.md go (default reports)
-  --suite           also run the conformance suite against both and diff the rule verdicts
-  --fail-on-diff    exit 1 when any case differs
-  --help            print this help
-
-Exit codes: 0 ran (differences are findings), 1 differences with --fail-on-diff or a target did not
-answer, 2 bad usage or bad env file.`;
-
-export interface RunOptions {
-  fileA: string;
-  fileB: string;
-  seed?: number;
-  runs?: number;
-  /** Default 'reports'. */
-  outDir?: string;
-  suite?: boolean;
-  /** Where the text report goes (default: stdout). */
-  log?: (text: string) => void;
-}
-
-/** The whole run: load, compare, optionally run the suite, write the reports, print. Throws on bad files. */
-export async function runFidelity(opts: RunOptions): Promise<FullReport & { files: string[] }> {
-  const [A, B] = loadTargets(opts.fileA, opts.fileB);
-  const seed = opts.seed ?? 1;
-  const report: FullReport = await compareLoaded(A, B, { seed, runs: opts.runs });
-  const outDir = resolve(opts.outDir ?? 'reports');
-  if (opts.suite) report.suite = await compareSuites(A, B, outDir, seed);
-  const files = writeReports(report, outDir);
-  const log = opts.log ?? ((text: string) => void process.stdout.write(`${text}\n`));
-  log(`${renderText(report)}Reports: ${files.join(', ')}`);
-  return { ...report, files };
-}
-
-class UsageError extends Error {}
-
-function integer(name: string, raw: string | undefined, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
-  }
-  return Number(raw);
-}
-
-export interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-const STDIO: Io = {
-  out: (text) => void process.stdout.write(`${text}\n`),
-  err: (text) => void process.stderr.write(`${text}\n`),
-};
-
-export async function main(argv: string[], io: Io = STDIO): Promise<number> {
-  let opts: RunOptions;
-  let failOnDiff = false;
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        seed: { type: 'string' },
-        runs: { type: 'string' },
-        out: { type: 'string' },
-        suite: { type: 'boolean' },
-        'fail-on-diff': { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    });
-    if (values.help) {
-      io.out(USAGE);
-      return 0;
+/** Both files, parsed with dotenv (never into process.env) and validated by the suite's own loader. */
+export function loadSides(files: string[]): Side[] {
+  return files.map((file, i) => {
+    const name = i === 0 ? 'A' : 'B';
+    try {
+      const env = dotenv.parse(readFileSync(file));
+      if (!env.API_BASE_URL?.trim()) throw new ConfigError(['API_BASE_URL is not set (a running target is needed)']);
+      const target = resolveTarget({ ...env, CONFORMANCE_ALLOW_LIVE: process.env.CONFORMANCE_ALLOW_LIVE });
+      return { name, file, env, target, api: new ApiClient(target), total: 0 };
+    } catch (error) {
+      const why = error instanceof ConfigError ? error.problems : [`unreadable (${(error as { code?: string }).code})`];
+      throw new ConfigError([`bad env file ${file} (${name}), nothing was sent:`, ...why.map((p) => `  - ${p}`)]);
     }
-    if (positionals.length !== 2) throw new UsageError(`expected two env files, got ${positionals.length}`);
-    const [fileA, fileB] = positionals as [string, string];
-    opts = {
-      fileA,
-      fileB,
-      seed: integer('seed', values.seed, 0),
-      runs: integer('runs', values.runs, 1),
-      outDir: values.out,
-      suite: values.suite ?? false,
-      log: io.out,
-    };
-    failOnDiff = values['fail-on-diff'] ?? false;
+  });
+}
+
+/** One target's answer to a case, judged. No answer (transport, target gone, budget spent) is an answer too. */
+async function ask({ api, target: t, total }: Side, c: Case) {
+  const offset = c.window?.offset && place(c.window.offset, total);
+  try {
+    const query = c.pairs ?? requestQuery({ ...c.window, offset });
+    const list = () => api.get(paymentsPath(t.merchants.sandbox), { query, auth: asKey('test') });
+    const e = c.access ? await sendCase(api, t, c.access) : await list();
+    const aspects = judge(c, e, { offset, defaultLimit: t.defaultLimit, keyMode: keyModes(t) });
+    return { request: redact(`GET ${e.url.slice(t.baseURL.length)} (${e.authLabel})`), aspects };
   } catch (error) {
-    io.err(`fidelity: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    const noAnswer = error instanceof TransportError || error instanceof TargetGone || error instanceof BudgetExhausted;
+    if (!noAnswer) throw error;
+    const shown = redact(error.message);
+    return { request: '—', aspects: [{ aspect: 'status', rule: c.rule, key: 'no answer', shown }] };
+  }
+}
+
+export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
+  let sides: Side[];
+  let o: { seed: number; runs: number; out: string; 'fail-on-diff'?: boolean };
+  try {
+    const [str, bool] = [{ type: 'string' }, { type: 'boolean' }] as const;
+    const options = { seed: str, runs: str, out: str, 'fail-on-diff': bool };
+    const { values: v, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options });
+    const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
+    o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), out: v.out ?? 'reports' };
+    if (files.length !== 2 || o.seed < 0 || o.runs < 1) throw new Error('two env files, --seed ≥ 0, --runs ≥ 1');
+    sides = loadSides(files);
+  } catch (error) {
+    const usage = error instanceof ConfigError ? error.problems.join('\n') : `${(error as Error).message}\n${USAGE}`;
+    io.err(`fidelity: ${usage}`);
     return 2;
   }
-  try {
-    const report = await runFidelity(opts);
-    const suiteDiffers = (report.suite?.differences.length ?? 0) > 0;
-    return failOnDiff && (report.differences.length > 0 || suiteDiffers) ? 1 : 0;
-  } catch (error) {
-    if (error instanceof FidelityConfigError) {
-      io.err(error.message);
-      return 2;
-    }
-    if (error instanceof TargetUnreachable) {
-      io.err(`fidelity: a target did not answer: ${error.message}`);
+  const statuses = new Set<string>();
+  for (const s of sides) {
+    try {
+      const env = readEnvelope(await fetchPage(s.api, sandboxListing(s.target), { offset: 0, limit: 100 }));
+      s.total = env?.total ?? 0;
+      for (const status of env?.data.map(statusOf) ?? []) if (typeof status === 'string') statuses.add(status);
+    } catch (error) {
+      io.err(redact(`fidelity: ${s.file} (${s.name}) did not answer: ${(error as Error).message}`));
       return 1;
     }
-    io.err(redact(`fidelity: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
-    return 1;
   }
+
+  const cases = buildCases(o.seed, o.runs, [...statuses]);
+  const lacking = (c: Case) => c.needs.filter((v) => sides.some((s) => !s.env[v]?.trim()));
+  const sent = cases.filter((c) => lacking(c).length === 0);
+  const [A, B] = await Promise.all(
+    sides.map(async (s) => {
+      const answers = new Map<string, Awaited<ReturnType<typeof ask>>>();
+      for (const c of sent) answers.set(c.id, await ask(s, c));
+      return answers;
+    }),
+  );
+  const results: Result[] = cases.map((c) => {
+    const [a, b] = [A?.get(c.id), B?.get(c.id)];
+    if (!a || !b) return { case: c, skipped: `needs ${lacking(c).join(', ')}`, differences: [] };
+    const differences = compare(a.aspects, b.aspects);
+    return { case: c, requests: [a.request, b.request], a: a.aspects, b: b.aspects, differences };
+  });
+  const alike = results.filter((r) => !r.skipped && r.differences.length === 0).length;
+  const summary = `fidelity: ${alike}/${sent.length} cases answered alike (${cases.length - sent.length} skipped)`;
+  const targets = sides.map((s) => `${s.name} = ${s.file} (${s.target.baseURL}): total ${s.total}, ${s.api.sent} GETs`);
+  const rules = ruleTable(results);
+  const ruleRows = [
+    ['rule', 'compared', 'differ', 'skipped', 'first difference (aspect: A vs B, case) or why skipped'],
+    ...rules.map((r) => [r.rule, String(r.compared), String(r.differ), String(r.skipped), r.first]),
+  ];
+  io.out(redact(`${targets.join('\n')}\n${table(ruleRows)}\n${summary}`));
+
+  const cells = (r: string[]) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  const md = ([head = [], ...rows]: string[][]) => [head, head.map(() => '---'), ...rows].map(cells);
+  const row = (r: Result) => r.differences.map((d) => [d.rule, `${r.case.id} ${r.case.label}`, d.aspect, d.a, d.b]);
+  const differences = results.flatMap(row);
+  const markdown = ['# Fidelity report\n', ...targets.map((t) => `- ${t}`), `\n**${summary}**\n`, ...md(ruleRows)];
+  markdown.push('\n## Every difference\n', ...md([['rule', 'case', 'aspect', 'A', 'B'], ...differences]));
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(join(o.out, 'fidelity.md'), redact(`${markdown.join('\n')}\n`));
+  const json = { seed: o.seed, runs: o.runs, targets, summary, rules, results };
+  writeFileSync(join(o.out, 'fidelity.json'), redact(`${JSON.stringify(json, null, 2)}\n`));
+  return o['fail-on-diff'] && alike < sent.length ? 1 : 0;
 }
 
-const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(resolve(entry)).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = await main(process.argv.slice(2));
 }
