@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FAULTS, selectFaults } from './faults.ts';
-import { type RunningMock, startMock } from './index.ts';
+import { type RunningMock, startMock, TEST_CA } from './index.ts';
 import { TARGET } from './target.ts';
 import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
 
@@ -16,6 +16,7 @@ export const USAGE = `Usage: npm run mock -- [options]
   --seed N                 data seed (default ${TARGET.seed})
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
   --fault NAME             switch on a named deviation from the spec; repeatable
+  --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
   --quiet                  print nothing
   --list-variants          print the variant dimensions and exit
   --list-faults            print the fault catalogue and exit
@@ -27,6 +28,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   variant: { type: 'string', multiple: true },
   fault: { type: 'string', multiple: true },
+  tls: { type: 'boolean' },
   quiet: { type: 'boolean' },
   'list-variants': { type: 'boolean' },
   'list-faults': { type: 'boolean' },
@@ -104,7 +106,14 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
 
   let mock: RunningMock;
   try {
-    mock = await startMock({ port, host: values.host, seed, variants: values.variant, faults: values.fault });
+    mock = await startMock({
+      port,
+      host: values.host,
+      seed,
+      variants: values.variant,
+      faults: values.fault,
+      tls: values.tls,
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const where = `${values.host ?? TARGET.host}:${port}`;
@@ -121,6 +130,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
     io.out(`# variants: ${describeVariants(mock.variants)}`);
     io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
+    // A comment, not a variable: NODE_EXTRA_CA_CERTS is read when Node starts, so it belongs in the client's shell.
+    if (values.tls) io.out(`# trust the test-only certificate with: NODE_EXTRA_CA_CERTS=${TEST_CA}`);
   }
   await io.stopSignal();
   await mock.stop();

@@ -2,7 +2,9 @@
  * Programmatic API of the mock: start it (port 0 = a free port), read its env, stop it.
  * Used by the mock's self-tests, the CLI and the suite's matrix runner.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
 import { switchboard } from './faults.ts';
@@ -28,7 +30,15 @@ export interface MockOptions {
   faults?: string[];
   /** Where unexpected errors are reported; stderr by default. */
   log?: (line: string) => void;
+  /** Serve HTTPS with the test-only certificate of mock/tls/ (trust it with NODE_EXTRA_CA_CERTS=TEST_CA). */
+  tls?: boolean;
+  /** Called for every request with its method and request target (never a header, so never a key). */
+  onRequest?: (method: string, target: string) => void;
 }
+
+/** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
+export const TEST_CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));
+const tlsFile = (name: string) => readFileSync(new URL(`./tls/${name}`, import.meta.url), 'utf8');
 
 /** What a client of this mock needs, as environment variables. */
 export interface MockEnv {
@@ -64,7 +74,17 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const keys = issueKeys(board);
   const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
   const settings = querySettings(variants, board);
-  const server = createMockServer({ store, keys, board, variants, settings, log: opts.log });
+  const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
+  const server = createMockServer({
+    store,
+    keys,
+    board,
+    variants,
+    settings,
+    log: opts.log,
+    tls,
+    onRequest: opts.onRequest,
+  });
 
   const host = opts.host ?? TARGET.host;
   await new Promise<void>((resolve, reject) => {
@@ -75,7 +95,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const env: MockEnv = {
     API_BASE_URL: url,

@@ -3,7 +3,8 @@
  * parse the target, authenticate, route, merchant and mode, permission, parameters, query, render.
  * Nothing on that path throws on any input; a last-resort catch still keeps the server alive.
  */
-import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { checkPermission, decideAccess } from './access.ts';
 import { authenticate, type KeyTable } from './auth.ts';
@@ -23,6 +24,10 @@ export interface MockConfig {
   board: Switchboard;
   variants: Variants;
   settings: QuerySettings;
+  /** Called for every request with its method and request target (never a header). */
+  onRequest?: (method: string, target: string) => void;
+  /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
+  tls?: { cert: string; key: string };
   /** Where unexpected errors are reported (never with a key); stderr by default. */
   log?: (line: string) => void;
 }
@@ -138,7 +143,8 @@ export function createMockServer(config: MockConfig): Server {
     return render(outcome, facts, no);
   };
 
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    config.onRequest?.(req.method ?? '', req.url ?? '');
     req.on('error', ignore);
     res.on('error', ignore);
     req.resume(); // bodies are ignored; draining keeps the connection reusable
@@ -150,7 +156,10 @@ export function createMockServer(config: MockConfig): Server {
       log(`mock: could not send a response\n${framesOf(err)}`);
       res.destroy();
     }
-  });
+  };
+  const server = config.tls
+    ? createHttpsServer({ ...config.tls, requireHostHeader: false }, handle)
+    : createServer({ requireHostHeader: false }, handle);
 
   // CONNECT leaves the request/response cycle: answer it through the same pass, then close.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {

@@ -6,14 +6,16 @@
  *   4. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
  *      variant (each must pass) — reports/mutation.json, reports/specificity.json
  *   5. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
- *   6. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
- *   7. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *   6. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
+ *   7. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
+ *   8. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
+import { runNetwork } from '../tests/e2e/network.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 
@@ -110,6 +112,17 @@ await stage('secrets', async () => {
     failed,
     note: `${results.length} canary scenarios, 0 key occurrences required`,
   };
+});
+
+await stage('network', async () => {
+  const results = await runNetwork();
+  for (const r of results) {
+    console.log(
+      `${r.problems.length ? 'FAIL' : 'ok  '} ${r.scenario}: ${r.detail}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
+    );
+  }
+  const failed = results.filter((r) => r.problems.length).length;
+  return { passed: results.length - failed, failed, note: 'proxy + TLS, an untrusted certificate, run-wide pacing' };
 });
 
 await stage('changing-data', async () => {

@@ -4,12 +4,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, main, USAGE } from '../../mock/cli.ts';
 import { FAULTS } from '../../mock/faults.ts';
-import { startMock } from '../../mock/index.ts';
+import { startMock, TEST_CA } from '../../mock/index.ts';
 import { TARGET } from '../../mock/target.ts';
 import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
 
@@ -130,6 +131,30 @@ describe('mock CLI', { concurrency: 3 }, () => {
     assert.match(env.API_LIVE_KEY ?? '', /^sk_prod_/);
     assert.equal(await statusWith(env.API_BASE_URL ?? '', env.API_LIVE_KEY ?? ''), 200);
     run.child.kill('SIGINT');
+    assert.equal(await run.exited, 0);
+  });
+
+  test('--tls serves HTTPS with the test-only certificate and says how to trust it', async () => {
+    const run = cli('--port', '0', '--tls');
+    await until(() => run.stdout().includes('# trust'), 'the banner');
+    const env = envOf(run.stdout());
+    assert.match(env.API_BASE_URL ?? '', /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(
+      run.stdout(),
+      new RegExp(`^# trust the test-only certificate with: NODE_EXTRA_CA_CERTS=${TEST_CA}$`, 'm'),
+    );
+    const { Agent, request } = await import('undici');
+    const trusting = new Agent({ connect: { ca: readFileSync(TEST_CA, 'utf8') } });
+    const res = await request(`${env.API_BASE_URL}/merchant/status`, {
+      headers: { authorization: `Bearer ${TARGET.keys.test}` },
+      dispatcher: trusting,
+    });
+    assert.equal(res.statusCode, 200);
+    await res.body.text();
+    // Without the CA, the certificate is not trusted.
+    await assert.rejects(fetch(`${env.API_BASE_URL}/merchant/status`), /fetch failed/);
+    await trusting.close();
+    run.child.kill('SIGTERM');
     assert.equal(await run.exited, 0);
   });
 

@@ -1,0 +1,119 @@
+/**
+ * The network a CI runner has (run by npm test): the suite, as a user runs it, against the mock serving TLS
+ *   - through a real HTTP proxy (HTTPS_PROXY) with the mock's test CA trusted (NODE_EXTRA_CA_CERTS): it passes,
+ *     the proxy carried its requests, and nothing it wrote holds a key;
+ *   - without that CA: it stops with one message that names NODE_EXTRA_CA_CERTS, and no key;
+ * and against the plain mock with API_MAX_RPS=20 and two workers: measured at the mock, no 1-second window holds
+ * more than 24 requests (1.2 × the rate), and the budget API_MAX_REQUESTS is never exceeded.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy } from 'proxy';
+import { type MockEnv, type RunningMock, startMock, TEST_CA } from '../../mock/index.ts';
+import { runSuite, type SuiteRun } from '../support/run-suite.ts';
+import { scanPaths } from '../support/scan.ts';
+
+export interface NetworkResult {
+  scenario: string;
+  problems: string[];
+  detail: string;
+}
+
+const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
+/** The environment of a run against `mock`: its keys and ids, its own reports dir, no proxy or CA of the caller's. */
+function runEnv(mock: RunningMock, dir: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(mock.env as MockEnv & NodeJS.ProcessEnv) };
+  for (const name of [...PROXY_VARS, 'NODE_EXTRA_CA_CERTS']) delete env[name];
+  return { ...env, CONFORMANCE_PROFILE: '', CONFORMANCE_REPORTS_DIR: dir, FORCE_COLOR: '0', ...extra };
+}
+
+async function run(scenario: string, mock: RunningMock, extra: NodeJS.ProcessEnv, grep: string) {
+  const dir = `reports/network/${scenario}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const child: SuiteRun = await runSuite(runEnv(mock, dir, extra), ['--grep', grep]);
+  const output = `${child.stdout}\n${child.stderr}`;
+  writeFileSync(`${dir}/console.txt`, output);
+  const scan = scanPaths(
+    [dir],
+    Object.values(mock.env).filter((v) => v.startsWith('sk_')),
+  );
+  return { child, output, leaks: scan.hits.map((h) => `${h.file} (${h.form})`), files: scan.files };
+}
+
+async function throughProxy(): Promise<NetworkResult> {
+  const mock = await startMock({ tls: true });
+  const proxy = createProxy(createServer());
+  let tunnels = 0;
+  proxy.on('connect', () => {
+    tunnels += 1;
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyURL = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    const r = await run(
+      'proxy-tls',
+      mock,
+      { HTTPS_PROXY: proxyURL, NODE_EXTRA_CA_CERTS: TEST_CA },
+      '@cutover|KEY-SECRET',
+    );
+    const problems = [];
+    if (r.child.status !== 0) problems.push(`the run failed (exit ${r.child.status})`);
+    if (tunnels === 0) problems.push('no request went through the proxy');
+    if (r.leaks.length > 0) problems.push(`key leaks: ${r.leaks.slice(0, 3).join(', ')}`);
+    return { scenario: 'proxy-tls', problems, detail: `${tunnels} CONNECT tunnels, ${r.files} files scanned` };
+  } finally {
+    proxy.close();
+    await mock.stop();
+  }
+}
+
+async function untrustedCertificate(): Promise<NetworkResult> {
+  const mock = await startMock({ tls: true });
+  try {
+    const r = await run('untrusted', mock, {}, '@cutover');
+    const problems = [];
+    if (r.child.status === 0) problems.push('the run passed against an untrusted certificate');
+    const mentions = r.output.split('NODE_EXTRA_CA_CERTS').length - 1;
+    if (mentions !== 1) problems.push(`the message naming NODE_EXTRA_CA_CERTS appears ${mentions} times, not once`);
+    if (r.leaks.length > 0) problems.push(`key leaks: ${r.leaks.slice(0, 3).join(', ')}`);
+    return { scenario: 'untrusted-tls', problems, detail: `exit ${r.child.status}, one clear message` };
+  } finally {
+    await mock.stop();
+  }
+}
+
+/** The most timestamps in any window of `ms` milliseconds. */
+export function busiestWindow(times: number[], ms: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] as number) - (sorted[j] as number) >= ms) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+async function pacing(): Promise<NetworkResult> {
+  const arrivals: number[] = [];
+  const mock = await startMock({ onRequest: () => arrivals.push(performance.timeOrigin + performance.now()) });
+  try {
+    const budget = 70;
+    const r = await run('pacing', mock, { API_MAX_RPS: '20', API_MAX_REQUESTS: String(budget) }, 'AUTH-INVALID');
+    const most = busiestWindow(arrivals, 1000);
+    const problems = [];
+    if (most > 24) problems.push(`${most} requests reached the mock within one second (API_MAX_RPS=20)`);
+    if (arrivals.length > budget) problems.push(`${arrivals.length} requests sent, over API_MAX_REQUESTS=${budget}`);
+    if (arrivals.length < budget) problems.push(`only ${arrivals.length} requests: the budget was not reached`);
+    if (r.leaks.length > 0) problems.push(`key leaks: ${r.leaks.slice(0, 3).join(', ')}`);
+    return { scenario: 'pacing', problems, detail: `${arrivals.length} requests, at most ${most} in any second` };
+  } finally {
+    await mock.stop();
+  }
+}
+
+export async function runNetwork(): Promise<NetworkResult[]> {
+  return [await throughProxy(), await untrustedCertificate(), await pacing()];
+}
