@@ -1,12 +1,12 @@
 /**
  * `npm run conformance`: the conformance specs (specs/) against the configured target, or against the
- * bundled mock, which webServer starts when API_BASE_URL is unset. The config is validated here, before
+ * bundled mock, which global setup starts in-process when API_BASE_URL is unset. The config is validated here, before
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
+import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
 import { resetLedger } from './fixtures/ledger.ts';
 
 function validatedTarget(): Target {
@@ -58,14 +58,4 @@ export default defineConfig({
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   globalSetup: './fixtures/global-setup.ts',
-  webServer: target.bundledMock
-    ? {
-        command: `node --import tsx mock/cli.ts --quiet --port ${bundledMockPort()}`,
-        url: `${target.baseURL}/merchant/status`,
-        reuseExistingServer: false,
-        stdout: 'ignore',
-        stderr: 'pipe',
-        timeout: 30_000,
-      }
-    : undefined,
 });
