@@ -3,6 +3,7 @@
  * bundled mock, which global setup starts in-process when API_BASE_URL is unset. The config is validated here, before
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
+import { randomInt } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -33,6 +34,11 @@ if (isMainProcess) {
   mkdirSync(REPORTS, { recursive: true });
   process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
   resetLedger(process.env.CONFORMANCE_LEDGER);
+  // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
+  // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
+  const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
+  process.env.FC_SEED = String(seed);
+  console.log(`seed ${seed} — rerun with FC_SEED=${seed}`);
 }
 
 export default defineConfig({

@@ -103,6 +103,8 @@ export default class RuleMatrixReporter implements Reporter {
     const seconds = (Date.now() - this.started) / 1000;
     const counts = Object.fromEntries(SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
     const summary = {
+      schemaVersion: SCHEMA_VERSION,
+      seed: runSeed(),
       status: result.status,
       durationSeconds: Number(seconds.toFixed(2)),
       requests,
@@ -114,7 +116,7 @@ export default class RuleMatrixReporter implements Reporter {
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(`${this.outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
     writeFileSync(`${this.outputDir}/conformance.md`, redact(markdown(rows, summary)));
-    console.log(redact(consoleTable(rows)));
+    console.log(redact(consoleTable(rows, summary.seed)));
     if (gone > 0) {
       console.log(`The target failed to answer ${gone} request(s) after retries; checks after that were not run.`);
     }
@@ -132,6 +134,17 @@ export default class RuleMatrixReporter implements Reporter {
   }
 }
 
+/** conformance.json's layout version: bumped when a field changes meaning or goes away. */
+export const SCHEMA_VERSION = 1;
+
+/** The run's seed, which playwright.config.ts picked or took from FC_SEED; null when there is none. */
+function runSeed(): number | null {
+  const raw = process.env.FC_SEED?.trim();
+  return raw && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
+
 const flat = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
 
 function base(r: (typeof RULES)[number]) {
@@ -146,21 +159,25 @@ function evidenceOf(message: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-function consoleTable(rows: RuleRow[]): string {
+function consoleTable(rows: RuleRow[], seed: number | null): string {
   const w = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map(
     (r) =>
       `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(12)}  ${String(r.requests).padStart(5)}  ${r.evidence}`,
   );
-  return ['', `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`, ...lines, ''].join('\n');
+  const head = `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`;
+  return ['', `Rule matrix (${rerun(seed)})`, head, ...lines, ''].join('\n');
 }
 
-function markdown(rows: RuleRow[], s: { status: string; durationSeconds: number; requests: number }): string {
+function markdown(
+  rows: RuleRow[],
+  s: { status: string; durationSeconds: number; requests: number; seed: number | null },
+): string {
   const esc = (t: string) => t.replace(/\|/g, '\\|');
   return [
     '# Conformance rule matrix',
     '',
-    `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s.`,
+    `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',

@@ -21,6 +21,7 @@ after(() => {
 
 beforeEach(() => {
   delete process.env.CONFORMANCE_PROBE_REQUESTS;
+  delete process.env.FC_SEED;
 });
 
 function fakeTest(title: string, annotations: Annotation[] = []): TestCase {
@@ -41,6 +42,8 @@ function fakeResult(
 const requests = (n: number): Annotation => ({ type: 'requests', description: String(n) });
 
 interface Summary {
+  schemaVersion: number;
+  seed: number | null;
   status: string;
   durationSeconds: number;
   requests: number;
@@ -251,6 +254,17 @@ describe('rule matrix: files and console', () => {
     });
   });
 
+  test("the run's seed and the layout version: in conformance.json and in both headers", () => {
+    process.env.FC_SEED = '123456789';
+    const { json, md, console: printed } = run([]);
+    assert.equal(json.schemaVersion, 1);
+    assert.equal(json.seed, 123456789);
+    assert.ok(md.split('\n')[2]?.endsWith('; seed 123456789 — rerun with FC_SEED=123456789.'));
+    assert.ok(printed.includes('\nRule matrix (seed 123456789 — rerun with FC_SEED=123456789)\n'));
+    delete process.env.FC_SEED;
+    assert.equal(run([]).json.seed, null, 'no seed: null, not a made-up one');
+  });
+
   test('conformance.md: a table row per rule, pipes escaped', () => {
     const { md, json } = run([
       [fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(2)] })],
@@ -258,7 +272,7 @@ describe('rule matrix: files and console', () => {
     ]);
     const lines = md.split('\n');
     assert.equal(lines[0], '# Conformance rule matrix');
-    assert.equal(lines[2], `Run status: failed; 2 GET requests in ${json.durationSeconds} s.`);
+    assert.equal(lines[2], `Run status: failed; 2 GET requests in ${json.durationSeconds} s; no seed.`);
     assert.equal(lines[4], '| rule | section | level | verdict | requests | evidence |');
     assert.equal(lines[5], '|---|---|---|---|---|---|');
     assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
