@@ -7,7 +7,7 @@ import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
 import { switchboard } from './faults.ts';
 import { querySettings } from './params.ts';
-import { createMockServer } from './server.ts';
+import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { TARGET } from './target.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
@@ -28,7 +28,11 @@ export interface MockOptions {
   faults?: string[];
   /** Where unexpected errors are reported; stderr by default. */
   log?: (line: string) => void;
+  /** Sees each request: method, target, and which issued key it carried (never the key). */
+  onRequest?: (request: RecordedRequest) => void;
 }
+
+export type { RecordedRequest } from './server.ts';
 
 /** What a client of this mock needs, as environment variables. */
 export interface MockEnv {
@@ -64,7 +68,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const keys = issueKeys(board);
   const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
   const settings = querySettings(variants, board);
-  const server = createMockServer({ store, keys, board, variants, settings, log: opts.log });
+  const server = createMockServer({ store, keys, board, variants, settings, log: opts.log, onRequest: opts.onRequest });
 
   const host = opts.host ?? TARGET.host;
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { checkPermission, decideAccess } from './access.ts';
-import { authenticate, type KeyTable } from './auth.ts';
+import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults.ts';
 import { firstAnswer, type RenderFacts, type Switchboard } from './hooks.ts';
@@ -25,6 +25,15 @@ export interface MockConfig {
   settings: QuerySettings;
   /** Where unexpected errors are reported (never with a key); stderr by default. */
   log?: (line: string) => void;
+  /** Called with each request (parsed ones), before it is answered. */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+/** A request as a recorder sees it: the method, the target as sent and how it authenticated (never the key). */
+export interface RecordedRequest {
+  method: string;
+  target: string;
+  auth: string;
 }
 
 const failed = (failure: Failure): Outcome => ({ kind: 'failure', failure });
@@ -115,6 +124,11 @@ export function createMockServer(config: MockConfig): Server {
   /** Everything from a parsed request to the reply; never throws. */
   const answer = (req: IncomingMessage): Reply => {
     const no = ++requestNo;
+    config.onRequest?.({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      auth: describeCredentials(config.keys, req.headers.authorization),
+    });
     const facts: RenderFacts = { route: 'unknown', presented: undefined };
     let outcome: Outcome;
     try {
