@@ -9,6 +9,11 @@ import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
 import { resetLedger } from './fixtures/ledger.ts';
+import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
+
+// Everything the run writes goes here, resolved against the current directory (the installed package's own
+// folder is no place for reports). CONFORMANCE_REPORTS_DIR (`--reports`) moves it.
+const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 
 function validatedTarget(): Target {
   try {
@@ -17,6 +22,8 @@ function validatedTarget(): Target {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
+    // The outcome (bad configuration, exit 2) is in the rule matrix like every other outcome.
+    writeConfigErrorMatrix(REPORTS, error.problems);
     process.exit(2);
   }
 }
@@ -24,8 +31,6 @@ function validatedTarget(): Target {
 const target = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
-// CONFORMANCE_REPORTS_DIR lets the self-tests keep their runs apart from the user's reports.
-const REPORTS = process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 if (isMainProcess) {
   // Allure results accumulate between runs unless cleaned.
