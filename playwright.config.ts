@@ -1,13 +1,19 @@
 /**
  * `npm run conformance`: the conformance specs (specs/) against the configured target, or against the
- * bundled mock, which webServer starts when API_BASE_URL is unset. The config is validated here, before
+ * bundled mock, which global setup starts in-process when API_BASE_URL is unset. The config is validated here, before
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
+import { randomInt } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
+import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
 import { resetLedger } from './fixtures/ledger.ts';
+import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
+
+// Everything the run writes goes here, resolved against the current directory (the installed package's own
+// folder is no place for reports). CONFORMANCE_REPORTS_DIR (`--reports`) moves it.
+const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 
 function validatedTarget(): Target {
   try {
@@ -16,6 +22,8 @@ function validatedTarget(): Target {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
+    // The outcome (bad configuration, exit 2) is in the rule matrix like every other outcome.
+    writeConfigErrorMatrix(REPORTS, error.problems);
     process.exit(2);
   }
 }
@@ -23,8 +31,6 @@ function validatedTarget(): Target {
 const target = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
-// CONFORMANCE_REPORTS_DIR lets the self-tests keep their runs apart from the user's reports.
-const REPORTS = process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 if (isMainProcess) {
   // Allure results accumulate between runs unless cleaned.
@@ -33,6 +39,11 @@ if (isMainProcess) {
   mkdirSync(REPORTS, { recursive: true });
   process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
   resetLedger(process.env.CONFORMANCE_LEDGER);
+  // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
+  // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
+  const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
+  process.env.FC_SEED = String(seed);
+  console.log(`seed ${seed} — rerun with FC_SEED=${seed}`);
 }
 
 export default defineConfig({
@@ -58,14 +69,4 @@ export default defineConfig({
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   globalSetup: './fixtures/global-setup.ts',
-  webServer: target.bundledMock
-    ? {
-        command: `node --import tsx mock/cli.ts --quiet --port ${bundledMockPort()}`,
-        url: `${target.baseURL}/merchant/status`,
-        reuseExistingServer: false,
-        stdout: 'ignore',
-        stderr: 'pipe',
-        timeout: 30_000,
-      }
-    : undefined,
 });

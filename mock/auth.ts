@@ -112,3 +112,13 @@ export function authenticate(
   }
   return { key: check.key, presented };
 }
+
+/**
+ * How a request authenticated, for a recorder (MockOptions.onRequest): `none`, or the scheme (`bare` for none)
+ * and the slot of the issued key it carried (`other` for anything not issued). Never the key itself.
+ */
+export function describeCredentials(table: KeyTable, header: string | undefined): string {
+  if (header === undefined || header.trim() === '') return 'none';
+  const { scheme, token } = splitCredentials(header);
+  return `${scheme || 'bare'} ${table.exact(token)?.slot ?? 'other'}`;
+}

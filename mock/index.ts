@@ -9,7 +9,7 @@ import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
 import { switchboard } from './faults.ts';
 import { querySettings } from './params.ts';
-import { createMockServer } from './server.ts';
+import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { TARGET } from './target.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
@@ -32,9 +32,11 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Serve HTTPS with the test-only certificate of mock/tls/ (trust it with NODE_EXTRA_CA_CERTS=TEST_CA). */
   tls?: boolean;
-  /** Called for every request with its method and request target (never a header, so never a key). */
-  onRequest?: (method: string, target: string) => void;
+  /** Sees each request: method, target, and which issued key it carried (never the key). */
+  onRequest?: (request: RecordedRequest) => void;
 }
+
+export type { RecordedRequest } from './server.ts';
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
 export const TEST_CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));

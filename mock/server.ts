@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { checkPermission, decideAccess } from './access.ts';
-import { authenticate, type KeyTable } from './auth.ts';
+import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults.ts';
 import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
@@ -24,12 +24,19 @@ export interface MockConfig {
   board: Switchboard;
   variants: Variants;
   settings: QuerySettings;
-  /** Called for every request with its method and request target (never a header). */
-  onRequest?: (method: string, target: string) => void;
   /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
   tls?: { cert: string; key: string };
   /** Where unexpected errors are reported (never with a key); stderr by default. */
   log?: (line: string) => void;
+  /** Called with each request (parsed ones), before it is answered. */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+/** A request as a recorder sees it: the method, the target as sent and how it authenticated (never the key). */
+export interface RecordedRequest {
+  method: string;
+  target: string;
+  auth: string;
 }
 
 const failed = (failure: Failure): Outcome => ({ kind: 'failure', failure });
@@ -129,6 +136,11 @@ export function createMockServer(config: MockConfig): Server {
   /** Everything from a parsed request to the reply; never throws. */
   const answer = (req: IncomingMessage): Reply => {
     const no = ++requestNo;
+    config.onRequest?.({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      auth: describeCredentials(config.keys, req.headers.authorization),
+    });
     const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
     let outcome: Outcome;
     try {
@@ -144,7 +156,6 @@ export function createMockServer(config: MockConfig): Server {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    config.onRequest?.(req.method ?? '', req.url ?? '');
     req.on('error', ignore);
     res.on('error', ignore);
     req.resume(); // bodies are ignored; draining keeps the connection reusable

@@ -1,14 +1,17 @@
 /**
  * The rule matrix: at the end of every run, one row per rule of the catalogue with its verdict (pass, fail,
  * skipped with reason, inconclusive, advisory, not run), one line of evidence and the requests its checks
- * sent. Printed to the console and written to <outputDir>/conformance.md and conformance.json.
+ * sent. Printed to the console and written to <outputDir>/conformance.md and conformance.json, with the run's
+ * outcome and exit code (reporters/outcome.ts) and what decided it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { relative } from 'node:path';
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { openLedger } from '../fixtures/ledger.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../fixtures/rules.ts';
 import { redact } from '../fixtures/secrets.ts';
 import { stripAnsi } from './ansi.ts';
+import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 
 export type Verdict = 'fail' | 'advisory' | 'inconclusive' | 'pass' | 'skipped' | 'not run';
 const SEVERITY: Verdict[] = ['fail', 'advisory', 'inconclusive', 'pass', 'skipped', 'not run'];
@@ -23,14 +26,35 @@ export interface RuleRow {
   requests: number;
 }
 
-interface Outcome {
+/** What conformance.json holds (schemaVersion 1). */
+export interface Summary {
+  schemaVersion: number;
+  /** The run's seed: FC_SEED reruns the same requests. */
+  seed: number | null;
+  outcome: Outcome;
+  status: FullResult['status'];
+  durationSeconds: number;
+  requests: number;
+  probeRequests: number;
+  requestMethods: string[];
+  transportFailures: number;
+  verdicts: Record<string, number>;
+  rules: RuleRow[];
+}
+
+interface CheckOutcome {
   verdict: Verdict;
   evidence: string;
   requests: number;
 }
 
+/** Errors that say the target or the budget gave out, not that the target answered wrongly. */
+const UNJUDGED = /^(TransportError|TargetGone|BudgetExhausted)\b/m;
+
 export default class RuleMatrixReporter implements Reporter {
-  private readonly outcomes = new Map<RuleId, Outcome[]>();
+  /** Each check's outcome by rule, keyed by test id: a retried check counts once, by its last attempt. */
+  private readonly outcomes = new Map<RuleId, Map<string, CheckOutcome>>();
+  private readonly globalErrors: string[] = [];
   private readonly outputDir: string;
   private started = Date.now();
 
@@ -42,6 +66,14 @@ export default class RuleMatrixReporter implements Reporter {
     this.started = Date.now();
   }
 
+  /** Errors outside any check, e.g. global setup's "unreachable": the run could not judge. */
+  onError(error: TestError): void {
+    const line = stripAnsi(error.message ?? error.value ?? 'an error outside the checks')
+      .trim()
+      .split('\n')[0];
+    this.globalErrors.push(line ?? '');
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     const id = ruleIdOfTitle(test.title);
     if (!id) return;
@@ -49,7 +81,7 @@ export default class RuleMatrixReporter implements Reporter {
     const notes = result.annotations?.length ? result.annotations : test.annotations;
     const note = (type: string) => notes.find((a) => a.type === type)?.description;
     const requests = notes.filter((a) => a.type === 'requests').reduce((n, a) => n + Number(a.description ?? 0), 0);
-    let outcome: Outcome;
+    let outcome: CheckOutcome;
     if (result.status === 'passed') {
       const advisory = note('advisory');
       outcome = advisory
@@ -57,23 +89,29 @@ export default class RuleMatrixReporter implements Reporter {
         : { verdict: 'pass', evidence: test.title.slice(id.length + 1), requests };
     } else if (result.status === 'skipped') {
       const inconclusive = note('inconclusive');
-      outcome = inconclusive
-        ? { verdict: 'inconclusive', evidence: flat(inconclusive), requests }
-        : { verdict: 'skipped', evidence: flat(note('skip') ?? 'skipped'), requests };
+      const skip = flat(note('skip') ?? 'skipped');
+      // "not checked": the budget ran out or the target stopped answering before this check (fixtures/test.ts).
+      outcome =
+        inconclusive || skip.startsWith('not checked:')
+          ? { verdict: 'inconclusive', evidence: inconclusive ? flat(inconclusive) : skip, requests }
+          : { verdict: 'skipped', evidence: skip, requests };
     } else {
-      const message = result.errors.map((e) => e.message ?? '').join('\n') || result.status;
-      outcome = { verdict: 'fail', evidence: evidenceOf(message), requests };
+      const message = stripAnsi(result.errors.map((e) => e.message ?? '').join('\n'));
+      const unjudged = result.status !== 'failed' || UNJUDGED.test(message);
+      const evidence = result.status === 'failed' ? evidenceOf(message) : `${result.status} before it ended`;
+      outcome = { verdict: unjudged ? 'inconclusive' : 'fail', evidence, requests };
     }
     const capped = note('capped');
     if (capped) outcome.evidence = `${outcome.evidence} [capped: ${capped}]`;
-    const list = this.outcomes.get(id) ?? [];
-    list.push(outcome);
-    this.outcomes.set(id, list);
+    const checks = this.outcomes.get(id) ?? new Map<string, CheckOutcome>();
+    checks.set(test.id, outcome);
+    this.outcomes.set(id, checks);
   }
 
-  onEnd(result: FullResult): void {
+  // async only because Reporter types a returned status as a Promise; everything happens before it resolves.
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const rows: RuleRow[] = RULES.map((r) => {
-      const list = this.outcomes.get(r.id) ?? [];
+      const list = [...(this.outcomes.get(r.id)?.values() ?? [])];
       const requests = list.reduce((n, o) => n + o.requests, 0);
       if (list.length === 0) {
         const configured = r.id === 'CFG-KEYS' && result.status !== 'interrupted';
@@ -102,10 +140,20 @@ export default class RuleMatrixReporter implements Reporter {
     const gone = ledger.transportFailures();
     const seconds = (Date.now() - this.started) / 1000;
     const counts = Object.fromEntries(SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
-    const summary = {
+    const outcome = decideOutcome({
+      rules: rows,
+      status: result.status,
+      globalErrors: this.globalErrors,
+      transportFailures: gone,
+    });
+    const summary: Summary = {
+      schemaVersion: SCHEMA_VERSION,
+      seed: runSeed(),
+      outcome,
       status: result.status,
       durationSeconds: Number(seconds.toFixed(2)),
       requests,
+      probeRequests: probe,
       requestMethods: ['GET'],
       transportFailures: gone,
       verdicts: counts,
@@ -114,22 +162,55 @@ export default class RuleMatrixReporter implements Reporter {
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(`${this.outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
     writeFileSync(`${this.outputDir}/conformance.md`, redact(markdown(rows, summary)));
-    console.log(redact(consoleTable(rows)));
-    if (gone > 0) {
-      console.log(`The target failed to answer ${gone} request(s) after retries; checks after that were not run.`);
-    }
-    console.log(
-      `Requests sent: ${requests} (GET only${probe ? `, ${probe} of them the reachability probe` : ''}) in ${seconds.toFixed(1)} s. ` +
-        `Rules: ${SEVERITY.filter((v) => counts[v])
-          .map((v) => `${counts[v]} ${v}`)
-          .join(', ')}. ` +
-        `Matrix: ${this.outputDir}/conformance.md`,
-    );
+    // A run that judged nothing (an unreachable target, a bad grep) prints no table of "not run" rows: the
+    // error above says why, once.
+    const judged = rows.some((r) => r.checks > 0);
+    const md = shortPath(`${this.outputDir}/conformance.md`);
+    if (judged) console.log(redact(consoleTable(rows, summary, md)));
+    else console.log(`Outcome: ${outcome.result} (exit ${outcome.exitCode}): no check ran. Matrix: ${md}`);
+    // Playwright's own exit code agrees on zero / non-zero; payment-api-conformance exits with outcome.exitCode.
+    return { status: outcome.exitCode === 0 ? 'passed' : 'failed' };
   }
 
   printsToStdio(): boolean {
     return true;
   }
+}
+
+/** conformance.json's layout version: bumped when a field changes meaning or goes away. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * The rule matrix of a run the config loader refused (playwright.config.ts, before any request): the outcome
+ * "bad configuration" (exit 2) and the problems, which name variables, never values.
+ */
+export function writeConfigErrorMatrix(outputDir: string, problems: string[]): void {
+  const outcome = badConfiguration(problems);
+  const summary = { schemaVersion: SCHEMA_VERSION, seed: null, outcome, status: 'not started', requests: 0, rules: [] };
+  mkdirSync(outputDir, { recursive: true });
+  writeFileSync(`${outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
+  const md = [
+    '# Conformance rule matrix',
+    '',
+    'Not started: bad configuration (exit 2).',
+    '',
+    ...problems.map((p) => `- ${p}`),
+  ];
+  writeFileSync(`${outputDir}/conformance.md`, redact(`${md.join('\n')}\n`));
+}
+
+/** The run's seed, which playwright.config.ts picked or took from FC_SEED; null when there is none. */
+function runSeed(): number | null {
+  const raw = process.env.FC_SEED?.trim();
+  return raw && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
+
+/** A path as the user would type it: relative to the current directory when inside it. */
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
 }
 
 const flat = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
@@ -146,21 +227,43 @@ function evidenceOf(message: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-function consoleTable(rows: RuleRow[]): string {
+function consoleTable(rows: RuleRow[], s: Summary, matrix: string): string {
   const w = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map(
     (r) =>
       `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(12)}  ${String(r.requests).padStart(5)}  ${r.evidence}`,
   );
-  return ['', `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`, ...lines, ''].join('\n');
+  const head = `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`;
+  const gone = s.transportFailures
+    ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
+    : [];
+  const probe = s.probeRequests ? `, ${s.probeRequests} of them the reachability probe` : '';
+  const verdicts = SEVERITY.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${v}`);
+  const { result, exitCode, decidedBy } = s.outcome;
+  const more = decidedBy.length > 3 ? `; and ${decidedBy.length - 3} more` : '';
+  return [
+    '',
+    `Rule matrix (${rerun(s.seed)})`,
+    head,
+    ...lines,
+    '',
+    ...gone,
+    `Requests sent: ${s.requests} (GET only${probe}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
+      `Matrix: ${matrix}`,
+    `Outcome: ${result} (exit ${exitCode}): ${decidedBy.slice(0, 3).join('; ')}${more}`,
+  ].join('\n');
 }
 
-function markdown(rows: RuleRow[], s: { status: string; durationSeconds: number; requests: number }): string {
+function markdown(rows: RuleRow[], s: Summary): string {
   const esc = (t: string) => t.replace(/\|/g, '\\|');
   return [
     '# Conformance rule matrix',
     '',
-    `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s.`,
+    `Outcome: **${s.outcome.result}** (exit ${s.outcome.exitCode}).`,
+    '',
+    ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
+    '',
+    `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',

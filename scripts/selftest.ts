@@ -3,12 +3,13 @@
  *   1. typecheck (tsc) and lint (biome)
  *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
- *   4. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
+ *   4. one seed, the same requests: two runs with one FC_SEED send the same set of requests, another seed another
+ *   5. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
  *      variant (each must pass) — reports/mutation.json, reports/specificity.json
- *   5. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
- *   6. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
- *   7. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
- *   8. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *   6. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
+ *   7. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
+ *   8. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
+ *   9. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
+import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 
@@ -79,6 +81,14 @@ await stage('conformance', () =>
     'npm run conformance against the bundled mock',
   ),
 );
+await stage('seed', async () => {
+  const r = await runSameSeed();
+  for (const p of r.problems) console.log(`FAIL ${p}`);
+  return passFail(
+    r.problems.length === 0,
+    `seed ${r.seeds[0]} twice: ${r.sizes[0]} and ${r.sizes[1]} distinct requests, the same set; seed ${r.seeds[1]}: ${r.sizes[2]}, another`,
+  );
+});
 await stage('matrix', () => {
   const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.matrix.config.ts']);
   const read = (f: string) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MESSAGES } from '../../mock/errors.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
-import { call, type EnvelopeJson, ids, KEYS, leaksKey, list, MERCHANTS, type Res, walk } from './support.ts';
+import { type RecordedRequest, type RunningMock, startMock } from '../../mock/index.ts';
+import { ALL_KEYS, call, type EnvelopeJson, ids, KEYS, leaksKey, list, MERCHANTS, type Res, walk } from './support.ts';
 
 let mock: RunningMock;
 let base: string;
@@ -228,5 +228,27 @@ describe('KEY-SECRET: no response carries a key', () => {
       const res = await call<EnvelopeJson | undefined>(base, path, { key, method });
       assert.ok(!leaksKey(res), `${method ?? 'GET'} ${path} leaks a key: ${res.text}`);
     }
+  });
+});
+
+describe('onRequest: a recorder sees each request, never a key', () => {
+  test('method, target as sent, and the scheme and slot of the key carried', async () => {
+    const seen: RecordedRequest[] = [];
+    const recorded = await startMock({ onRequest: (r) => void seen.push(r) });
+    try {
+      await call(recorded.url, `${sandboxList}?limit=3&filter[status]=PAID`, { key: KEYS.test });
+      await call(recorded.url, '/merchant/status', { key: null });
+      await call(recorded.url, '/merchant/status', { key: `${KEYS.live}x` });
+      await fetch(`${recorded.url}/merchant/status`, { headers: { Authorization: `Basic ${KEYS.restricted}` } });
+    } finally {
+      await recorded.stop();
+    }
+    assert.deepEqual(seen, [
+      { method: 'GET', target: `${sandboxList}?limit=3&filter[status]=PAID`, auth: 'Bearer test' },
+      { method: 'GET', target: '/merchant/status', auth: 'none' },
+      { method: 'GET', target: '/merchant/status', auth: 'Bearer other' },
+      { method: 'GET', target: '/merchant/status', auth: 'Basic restricted' },
+    ]);
+    assert.ok(!ALL_KEYS.some((k) => JSON.stringify(seen).includes(k)));
   });
 });

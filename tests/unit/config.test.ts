@@ -56,11 +56,17 @@ describe('KEY_VARS and bundledMockPort', () => {
     });
   });
 
-  test('bundledMockPort: mock-target.json conformancePort unless CONFORMANCE_MOCK_PORT is set', () => {
-    assert.equal(mockTarget.conformancePort, 3417);
-    assert.equal(bundledMockPort({}), 3417);
+  test('bundledMockPort: CONFORMANCE_MOCK_PORT, else 0 (global setup takes any free port)', () => {
+    assert.equal(bundledMockPort({}), 0);
     assert.equal(bundledMockPort({ CONFORMANCE_MOCK_PORT: ' 4555 ' }), 4555);
-    assert.equal(bundledMockPort({ CONFORMANCE_MOCK_PORT: '' }), 3417);
+    assert.equal(bundledMockPort({ CONFORMANCE_MOCK_PORT: '' }), 0);
+  });
+
+  test('a CONFORMANCE_MOCK_PORT that is not a port is a config error naming it', () => {
+    for (const bad of ['abc', '-1', '70000', '80 80']) {
+      const { problems } = problemsOf({ CONFORMANCE_MOCK_PORT: bad });
+      assert.deepEqual(problems, ['CONFORMANCE_MOCK_PORT must be a port number (0 to 65535)']);
+    }
   });
 });
 

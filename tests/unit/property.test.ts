@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Target } from '../../fixtures/config.ts';
-import { forAll } from '../../fixtures/property.ts';
+import { forAll, propertySeed } from '../../fixtures/property.ts';
 import { RuleViolation, type Violation } from '../../fixtures/violation.ts';
 import { testTarget } from '../support/target.ts';
 
@@ -13,7 +13,7 @@ function target(over: Partial<Target> = {}): Target {
 const sizeViolation = (n: number): Violation => ({ rule: 'PAG-SIZE', expected: 'n < 50', received: String(n) });
 const describeN = (n: number) => `n=${n}`;
 
-/** Runs forAll expecting a RuleViolation; returns it with the parsed seed and path. */
+/** Runs forAll expecting a RuleViolation; returns it with the parsed run seed and path. */
 async function failing<T>(
   t: Target,
   arb: fc.Arbitrary<T>,
@@ -25,7 +25,9 @@ async function failing<T>(
     await forAll(t, arb, predicate, { describe: describeValue, examples });
   } catch (error) {
     assert.ok(error instanceof RuleViolation, `expected a RuleViolation, got ${String(error)}`);
-    const m = /\n {2}Counterexample \(fast-check seed (\d+) path "([\d:]+)", (\d+) shrinks\): /.exec(error.message);
+    const m = /\n {2}Counterexample \(run seed (\d+), property seed \d+, path "([\d:]+)", (\d+) shrinks\): /.exec(
+      error.message,
+    );
     assert.ok(m, `no counterexample line in:\n${error.message}`);
     return { error, seed: Number(m[1]), path: m[2] as string, shrinks: Number(m[3]) };
   }
@@ -84,6 +86,14 @@ describe('forAll: passing properties', () => {
     };
     assert.deepEqual(await run(), await run());
   });
+
+  test("a property's seed derives from the run seed and the check's title alone", () => {
+    const seed = propertySeed(123456789, 'PAG-SIZE any window');
+    assert.equal(seed, propertySeed(123456789, 'PAG-SIZE any window'));
+    assert.ok(Number.isInteger(seed) && seed >= 0 && seed <= 0x7fffffff);
+    assert.notEqual(seed, propertySeed(123456790, 'PAG-SIZE any window'), 'another run seed');
+    assert.notEqual(seed, propertySeed(123456789, 'PAG-SIZE another window'), 'another check');
+  });
 });
 
 describe('forAll: a failing property', () => {
@@ -100,10 +110,14 @@ describe('forAll: a failing property', () => {
     assert.equal(lines[0], 'PAG-SIZE violated (§4.2 r1): `data.length` = max(0, min(limit, total - offset))');
     assert.equal(lines[1], '  Expected: n < 50');
     assert.equal(lines[2], '  Received: 50', 'the violation of the shrunk case is reported');
-    assert.equal(lines[3], `  Counterexample (fast-check seed 42 path "${path}", ${shrinks} shrinks): n=50`);
-    assert.equal(lines[4], `  Replay: FC_SEED=42 FC_PATH=${path} npx playwright test -g PAG-SIZE`);
+    const own = propertySeed(42, '');
+    assert.equal(
+      lines[3],
+      `  Counterexample (run seed 42, property seed ${own}, path "${path}", ${shrinks} shrinks): n=50`,
+    );
+    assert.equal(lines[4], `  Replay: FC_SEED=42 FC_PATH=${path} npx payment-api-conformance --grep PAG-SIZE`);
     assert.equal(lines.length, 5);
-    assert.equal(error.counterexample?.startsWith('(fast-check seed 42 path'), true);
+    assert.equal(error.counterexample?.startsWith('(run seed 42, property seed'), true);
     assert.equal(error.violation.rule, 'PAG-SIZE');
   });
 

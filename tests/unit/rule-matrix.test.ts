@@ -1,88 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
-import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
 import { RULES } from '../../fixtures/rules.ts';
 import { registerSecret } from '../../fixtures/secrets.ts';
-import RuleMatrixReporter, { type RuleRow } from '../../reporters/rule-matrix.ts';
-
-type Annotation = { type: string; description?: string };
+import { cleanMatrixRuns, fakeResult, fakeTest, requests, row, runMatrix as run } from '../support/matrix-events.ts';
 
 const KEY = 'sk_live_MatrixCANARYq7Z3xW9vB2n';
 registerSecret(KEY);
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
+after(cleanMatrixRuns);
 beforeEach(() => {
   delete process.env.CONFORMANCE_PROBE_REQUESTS;
+  delete process.env.FC_SEED;
 });
-
-function fakeTest(title: string, annotations: Annotation[] = []): TestCase {
-  return { title, annotations, parent: {} } as unknown as TestCase;
-}
-
-function fakeResult(
-  status: TestResult['status'],
-  opts: { errors?: string[]; annotations?: Annotation[] } = {},
-): TestResult {
-  return {
-    status,
-    errors: (opts.errors ?? []).map((message) => ({ message })),
-    annotations: opts.annotations ?? [],
-  } as unknown as TestResult;
-}
-
-const requests = (n: number): Annotation => ({ type: 'requests', description: String(n) });
-
-interface Summary {
-  status: string;
-  durationSeconds: number;
-  requests: number;
-  requestMethods: string[];
-  verdicts: Record<string, number>;
-  rules: RuleRow[];
-}
-
-/** Runs the reporter over the given (test, result) pairs; returns what it wrote and printed. */
-function run(
-  events: Array<[TestCase, TestResult]>,
-  status: FullResult['status'] = 'failed',
-): { json: Summary; rawJson: string; md: string; console: string; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'rule-matrix-'));
-  dirs.push(dir);
-  const out = join(dir, 'nested', 'reports');
-  const reporter = new RuleMatrixReporter({ outputDir: out });
-  reporter.onBegin();
-  for (const [t, r] of events) reporter.onTestEnd(t, r);
-  const printed: string[] = [];
-  const original = console.log;
-  console.log = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
-  try {
-    reporter.onEnd({ status, startTime: new Date(), duration: 1 } as FullResult);
-  } finally {
-    console.log = original;
-  }
-  const rawJson = readFileSync(join(out, 'conformance.json'), 'utf8');
-  return {
-    json: JSON.parse(rawJson) as Summary,
-    rawJson,
-    md: readFileSync(join(out, 'conformance.md'), 'utf8'),
-    console: printed.join('\n'),
-    dir: out,
-  };
-}
-
-const row = (s: Summary, id: string): RuleRow => {
-  const found = s.rules.find((r) => r.id === id);
-  assert.ok(found, `no row for ${id}`);
-  return found;
-};
 
 const FAIL_MSG = [
   'PAG-TOTAL violated (§4.2 r2): `total` = number of matching records',
@@ -93,8 +23,8 @@ const FAIL_MSG = [
 ].join('\n');
 
 describe('rule matrix: verdict per rule', () => {
-  test('all passing checks: pass, "n/n checks passed", requests summed', () => {
-    const { json } = run([
+  test('all passing checks: pass, "n/n checks passed", requests summed', async () => {
+    const { json } = await run([
       [fakeTest('PAG-SIZE first window'), fakeResult('passed', { annotations: [requests(3)] })],
       [fakeTest('PAG-SIZE second window'), fakeResult('passed', { annotations: [requests(2)] })],
     ]);
@@ -109,16 +39,16 @@ describe('rule matrix: verdict per rule', () => {
     });
   });
 
-  test('a single passing check: its title (without the id) is not the evidence, the count is', () => {
-    const { json } = run([[fakeTest('SRT-AMOUNT ascending'), fakeResult('passed')]]);
+  test('a single passing check: its title (without the id) is not the evidence, the count is', async () => {
+    const { json } = await run([[fakeTest('SRT-AMOUNT ascending'), fakeResult('passed')]]);
     assert.equal(row(json, 'SRT-AMOUNT').evidence, '1/1 checks passed');
   });
 
-  test('fail > advisory > inconclusive > pass > skipped > not run', () => {
+  test('fail > advisory > inconclusive > pass > skipped > not run', async () => {
     const adv = { type: 'advisory', description: 'ADV-SCHEME violated (§5.1): …\n  Received: HTTP 200 to Basic' };
     const inc = { type: 'inconclusive', description: 'the data changed while the check ran: total 10 → 11' };
     const skip = { type: 'skip', description: 'needs API_REVOKED_KEY' };
-    const { json } = run([
+    const { json } = await run([
       // MODE-ISOLATION: every kind, fail wins
       [fakeTest('MODE-ISOLATION a'), fakeResult('passed')],
       [fakeTest('MODE-ISOLATION b'), fakeResult('skipped', { annotations: [skip] })],
@@ -158,33 +88,70 @@ describe('rule matrix: verdict per rule', () => {
     );
   });
 
-  test('the order of results does not change the verdict', () => {
+  test('the order of results does not change the verdict', async () => {
     const fail = fakeResult('failed', { errors: [FAIL_MSG] });
     const pass = fakeResult('passed');
-    const a = run([
-      [fakeTest('PAG-TOTAL a'), fail],
-      [fakeTest('PAG-TOTAL b'), pass],
-    ]).json;
-    const b = run([
-      [fakeTest('PAG-TOTAL b'), pass],
-      [fakeTest('PAG-TOTAL a'), fail],
-    ]).json;
+    const a = (
+      await run([
+        [fakeTest('PAG-TOTAL a'), fail],
+        [fakeTest('PAG-TOTAL b'), pass],
+      ])
+    ).json;
+    const b = (
+      await run([
+        [fakeTest('PAG-TOTAL b'), pass],
+        [fakeTest('PAG-TOTAL a'), fail],
+      ])
+    ).json;
     assert.equal(row(a, 'PAG-TOTAL').verdict, 'fail');
     assert.deepEqual(row(a, 'PAG-TOTAL'), row(b, 'PAG-TOTAL'));
   });
 
-  test('timedOut and interrupted results are failures; with no message the status is the evidence', () => {
-    const { json } = run([
+  test('a check that did not end (timed out, interrupted) or whose target gave out judged nothing: inconclusive', async () => {
+    const gone = 'TransportError: GET http://127.0.0.1:9/x failed after 3 attempt(s): no answer before API_TIMEOUT_MS';
+    const { json } = await run([
       [fakeTest('LIM-CAP over the cap'), fakeResult('timedOut')],
       [fakeTest('PAG-ECHO echo'), fakeResult('interrupted')],
+      [fakeTest('ENV-SCHEMA pages'), fakeResult('failed', { errors: [`\u001b[31m${gone}\u001b[39m\n  at x`] })],
+      [
+        fakeTest('PAG-SIZE any'),
+        fakeResult('skipped', {
+          annotations: [{ type: 'skip', description: 'not checked: the target stopped answering' }],
+        }),
+      ],
+      [
+        fakeTest('SRT-AMOUNT crash'),
+        fakeResult('failed', { errors: ["TypeError: Cannot read properties of undefined (reading 'x')"] }),
+      ],
     ]);
-    assert.equal(row(json, 'LIM-CAP').verdict, 'fail');
-    assert.equal(row(json, 'LIM-CAP').evidence, 'timedOut');
-    assert.equal(row(json, 'PAG-ECHO').verdict, 'fail');
+    assert.deepEqual(
+      ['LIM-CAP', 'PAG-ECHO', 'ENV-SCHEMA', 'PAG-SIZE', 'SRT-AMOUNT'].map((id) => [
+        id,
+        row(json, id).verdict,
+        row(json, id).evidence,
+      ]),
+      [
+        ['LIM-CAP', 'inconclusive', 'timedOut before it ended'],
+        ['PAG-ECHO', 'inconclusive', 'interrupted before it ended'],
+        ['ENV-SCHEMA', 'inconclusive', gone],
+        ['PAG-SIZE', 'inconclusive', 'not checked: the target stopped answering'],
+        // A crash of a check is not the target's doing, but it is not a pass either: it fails, visibly.
+        ['SRT-AMOUNT', 'fail', "TypeError: Cannot read properties of undefined (reading 'x')"],
+      ],
+    );
   });
 
-  test('failure evidence: the Received line, else the first line; ANSI stripped; capped at 200', () => {
-    const { json } = run([
+  test('a retried check counts once, by its last attempt', async () => {
+    const { json } = await run([
+      [fakeTest('PAG-SIZE a', [], 'one'), fakeResult('failed', { errors: [FAIL_MSG], annotations: [requests(2)] })],
+      [fakeTest('PAG-SIZE a', [], 'one'), fakeResult('passed', { annotations: [requests(3)] })],
+      [fakeTest('PAG-SIZE b', [], 'two'), fakeResult('passed')],
+    ]);
+    assert.deepEqual([row(json, 'PAG-SIZE').verdict, row(json, 'PAG-SIZE').checks], ['pass', 2]);
+  });
+
+  test('failure evidence: the Received line, else the first line; ANSI stripped; capped at 200', async () => {
+    const { json } = await run([
       [
         fakeTest('ENV-SCHEMA a'),
         fakeResult('failed', { errors: ['\u001b[31mError: expect(received).toBe(expected)\u001b[39m\nmore'] }),
@@ -197,34 +164,34 @@ describe('rule matrix: verdict per rule', () => {
     assert.equal(row(json, 'PAG-ECHO').evidence, 'Received: from the second error');
   });
 
-  test('titles without a rule id are ignored (no row, no requests)', () => {
-    const { json } = run([
+  test('titles without a rule id are ignored (no row, no requests)', async () => {
+    const { json } = await run([
       [fakeTest('helper without id'), fakeResult('failed', { errors: ['x'], annotations: [requests(9)] })],
     ]);
     assert.equal(json.requests, 0);
     assert.ok(json.rules.every((r) => r.verdict !== 'fail'));
   });
 
-  test('CFG-KEYS with no check: pass (validated before any request), unless the run was interrupted', () => {
-    const ok = run([]).json;
+  test('CFG-KEYS with no check: pass (validated before any request), unless the run was interrupted', async () => {
+    const ok = (await run([])).json;
     assert.equal(row(ok, 'CFG-KEYS').verdict, 'pass');
     assert.equal(row(ok, 'CFG-KEYS').evidence, 'configured keys validated before any request');
-    const interrupted = run([], 'interrupted').json;
+    const interrupted = (await run([], 'interrupted')).json;
     assert.equal(row(interrupted, 'CFG-KEYS').verdict, 'not run');
   });
 
-  test('requests are counted once when Playwright puts the same annotations on the test case and the result', () => {
+  test('requests are counted once when Playwright puts the same annotations on the test case and the result', async () => {
     const notes = [requests(3)];
-    const { json } = run([[fakeTest('PAG-SIZE a', [...notes]), fakeResult('passed', { annotations: notes })]]);
+    const { json } = await run([[fakeTest('PAG-SIZE a', [...notes]), fakeResult('passed', { annotations: notes })]]);
     assert.equal(row(json, 'PAG-SIZE').requests, 3);
     assert.equal(json.requests, 3);
   });
 });
 
 describe('rule matrix: files and console', () => {
-  test('conformance.json: one row per rule in catalogue order, counts, totals, GET only', () => {
+  test('conformance.json: one row per rule in catalogue order, counts, totals, GET only', async () => {
     process.env.CONFORMANCE_PROBE_REQUESTS = '1';
-    const { json } = run(
+    const { json } = await run(
       [
         [fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(3)] })],
         [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: [FAIL_MSG], annotations: [requests(7)] })],
@@ -251,24 +218,43 @@ describe('rule matrix: files and console', () => {
     });
   });
 
-  test('conformance.md: a table row per rule, pipes escaped', () => {
-    const { md, json } = run([
+  test("the run's seed and the layout version: in conformance.json and in both headers", async () => {
+    process.env.FC_SEED = '123456789';
+    const { json, md, console: printed } = await run([[fakeTest('PAG-SIZE a'), fakeResult('passed')]]);
+    assert.equal(json.schemaVersion, 1);
+    assert.equal(json.seed, 123456789);
+    assert.ok(md.includes('; seed 123456789 — rerun with FC_SEED=123456789.\n'));
+    assert.ok(printed.includes('\nRule matrix (seed 123456789 — rerun with FC_SEED=123456789)\n'));
+    delete process.env.FC_SEED;
+    assert.equal((await run([])).json.seed, null, 'no seed: null, not a made-up one');
+  });
+
+  test('conformance.md: a table row per rule, pipes escaped', async () => {
+    const { md, json } = await run([
       [fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(2)] })],
       [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: ['  Received: a|b'] })],
     ]);
     const lines = md.split('\n');
-    assert.equal(lines[0], '# Conformance rule matrix');
-    assert.equal(lines[2], `Run status: failed; 2 GET requests in ${json.durationSeconds} s.`);
-    assert.equal(lines[4], '| rule | section | level | verdict | requests | evidence |');
-    assert.equal(lines[5], '|---|---|---|---|---|---|');
+    assert.deepEqual(lines.slice(0, 9), [
+      '# Conformance rule matrix',
+      '',
+      'Outcome: **nonconformant** (exit 1).',
+      '',
+      '- PAG-TOTAL (MUST) failed: Received: a\\|b',
+      '',
+      `Run status: failed; 2 GET requests in ${json.durationSeconds} s; no seed.`,
+      '',
+      '| rule | section | level | verdict | requests | evidence |',
+    ]);
+    assert.equal(lines[9], '|---|---|---|---|---|---|');
     assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
     assert.ok(lines.includes('| PAG-TOTAL | §4.2 r2 | MUST | fail | 0 | Received: a\\|b |'));
     assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run | 0 | no check selected |'));
     assert.equal(lines.filter((l) => /^\| [A-Z]+-/.test(l)).length, RULES.length);
   });
 
-  test('console: the table and the summary line', () => {
-    const { console: printed, dir } = run(
+  test('console: the table and the summary line', async () => {
+    const { console: printed, dir } = await run(
       [[fakeTest('PAG-SIZE a'), fakeResult('passed', { annotations: [requests(2)] })]],
       'passed',
     );
@@ -282,13 +268,13 @@ describe('rule matrix: files and console', () => {
     assert.ok(printed.includes(`${dir}/conformance.md`));
   });
 
-  test('no key, Base64 key or key-shaped string reaches the files or the console', () => {
+  test('no key, Base64 key or key-shaped string reaches the files or the console', async () => {
     const leaky = `PAG-TOTAL violated\n  Received: body echoed ${KEY} and ${b64(KEY)} and sk_test_derivedKEY123`;
     const {
       rawJson,
       md,
       console: printed,
-    } = run([
+    } = await run([
       [fakeTest('PAG-TOTAL a'), fakeResult('failed', { errors: [leaky] })],
       [
         fakeTest('ADV-SCHEME b'),

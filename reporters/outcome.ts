@@ -1,0 +1,91 @@
+/**
+ * The run's outcome and exit code, decided from the rule matrix alone (never from Playwright's exit code),
+ * so every way of running the suite agrees: the rule-matrix reporter writes it into conformance.json, and
+ * `payment-api-conformance` exits with its code.
+ *   0 conformant:        every MUST check that ran passed, and each selected one ran
+ *   1 nonconformant:     a rule failed (a MUST rule; with CONFORMANCE_STRICT=1 an advisory one too)
+ *   2 bad configuration: the config was refused before any request (written by playwright.config.ts)
+ *   3 inconclusive:      the target was unreachable, stopped answering, or the request budget ran out before
+ *                        every MUST check ran, or a MUST check ended inconclusive (the data changed under it)
+ * A failure outranks everything: a rule seen broken is broken, even if the target went away afterwards.
+ */
+import type { FullResult } from '@playwright/test/reporter';
+
+export type OutcomeResult = 'conformant' | 'nonconformant' | 'bad configuration' | 'inconclusive';
+
+export const EXIT_CODES: Readonly<Record<OutcomeResult, 0 | 1 | 2 | 3>> = {
+  conformant: 0,
+  nonconformant: 1,
+  'bad configuration': 2,
+  inconclusive: 3,
+};
+
+export interface Outcome {
+  result: OutcomeResult;
+  exitCode: 0 | 1 | 2 | 3;
+  /** What decided it, one line each: the failed rules, the reasons it is inconclusive, or what passed. */
+  decidedBy: string[];
+}
+
+/** The part of a rule-matrix row the outcome reads. */
+export interface JudgedRule {
+  id: string;
+  level: string;
+  verdict: string;
+  evidence: string;
+  checks: number;
+}
+
+export interface RunFacts {
+  rules: JudgedRule[];
+  status: FullResult['status'];
+  /** Errors outside any check (global setup: an unreachable target; a worker that crashed). */
+  globalErrors: string[];
+  /** Requests that failed in transport after their retries. */
+  transportFailures: number;
+}
+
+const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
+  result,
+  exitCode: EXIT_CODES[result],
+  decidedBy,
+});
+
+export function decideOutcome(facts: RunFacts): Outcome {
+  const failed = facts.rules.filter((r) => r.verdict === 'fail');
+  if (failed.length > 0) {
+    return outcome(
+      'nonconformant',
+      failed.map((r) => `${r.id} (${r.level}) failed: ${r.evidence}`),
+    );
+  }
+  const must = facts.rules.filter((r) => r.level === 'MUST');
+  const reasons = [
+    ...facts.globalErrors,
+    ...(facts.status === 'interrupted' ? ['the run was interrupted before every check ended'] : []),
+    ...(facts.status === 'timedout' ? ['the run reached its global timeout before every check ended'] : []),
+    ...(facts.transportFailures > 0
+      ? [`the target failed to answer ${facts.transportFailures} request(s) after retries`]
+      : []),
+    ...must.filter((r) => r.verdict === 'inconclusive').map((r) => `${r.id} inconclusive: ${r.evidence}`),
+  ];
+  // Not one MUST check ran (CFG-KEYS is judged without one): nothing was judged, whatever the reason.
+  const ran = must.filter((r) => r.checks > 0 && (r.verdict === 'pass' || r.verdict === 'inconclusive'));
+  if (reasons.length === 0 && ran.length === 0) reasons.push('no MUST check ran');
+  if (reasons.length > 0) return outcome('inconclusive', reasons);
+  const passed = must.filter((r) => r.verdict === 'pass').length;
+  const skipped = must.filter((r) => r.verdict === 'skipped').map((r) => r.id);
+  const notRun = must.filter((r) => r.verdict === 'not run').length;
+  const advisory = facts.rules.filter((r) => r.verdict === 'advisory').map((r) => r.id);
+  return outcome('conformant', [
+    `${passed} MUST rule(s) passed`,
+    ...(skipped.length ? [`skipped for a missing optional input: ${skipped.join(', ')}`] : []),
+    ...(notRun ? [`${notRun} MUST rule(s) not selected`] : []),
+    ...(advisory.length ? [`advisory findings: ${advisory.join(', ')}`] : []),
+  ]);
+}
+
+/** The outcome of a config the loader refused: the problems name variables, never values. */
+export function badConfiguration(problems: string[]): Outcome {
+  return outcome('bad configuration', problems);
+}

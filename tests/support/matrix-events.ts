@@ -1,0 +1,99 @@
+/**
+ * Drives the rule-matrix reporter as Playwright would, for unit tests: fake test cases and results in,
+ * what it wrote (conformance.json, conformance.md) and printed out. Each run writes to its own temp folder.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import type { Outcome } from '../../reporters/outcome.ts';
+import RuleMatrixReporter, { type RuleRow } from '../../reporters/rule-matrix.ts';
+
+export type Annotation = { type: string; description?: string };
+
+let seq = 0;
+/** A test case; each gets its own id unless one is given (the attempts of one retried check share theirs). */
+export function fakeTest(title: string, annotations: Annotation[] = [], id = `${title}#${++seq}`): TestCase {
+  return { id, title, annotations, parent: {} } as unknown as TestCase;
+}
+
+export function fakeResult(
+  status: TestResult['status'],
+  opts: { errors?: string[]; annotations?: Annotation[] } = {},
+): TestResult {
+  return {
+    status,
+    errors: (opts.errors ?? []).map((message) => ({ message })),
+    annotations: opts.annotations ?? [],
+  } as unknown as TestResult;
+}
+
+export const requests = (n: number): Annotation => ({ type: 'requests', description: String(n) });
+
+export interface Summary {
+  schemaVersion: number;
+  seed: number | null;
+  outcome: Outcome;
+  status: string;
+  durationSeconds: number;
+  requests: number;
+  requestMethods: string[];
+  verdicts: Record<string, number>;
+  rules: RuleRow[];
+}
+
+export interface MatrixRun {
+  json: Summary;
+  rawJson: string;
+  md: string;
+  console: string;
+  dir: string;
+  /** The status onEnd returned to Playwright. */
+  returned: FullResult['status'] | undefined;
+}
+
+const dirs: string[] = [];
+/** Removes every folder the runs wrote (call from `after`). */
+export function cleanMatrixRuns(): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** Runs the reporter over the given (test, result) pairs and global errors; returns what it wrote and printed. */
+export async function runMatrix(
+  events: Array<[TestCase, TestResult]>,
+  status: FullResult['status'] = 'failed',
+  globalErrors: string[] = [],
+): Promise<MatrixRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'rule-matrix-'));
+  dirs.push(dir);
+  const out = join(dir, 'nested', 'reports');
+  const reporter = new RuleMatrixReporter({ outputDir: out });
+  reporter.onBegin();
+  for (const message of globalErrors) reporter.onError({ message });
+  for (const [t, r] of events) reporter.onTestEnd(t, r);
+  const printed: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
+  let returned: FullResult['status'] | undefined;
+  try {
+    returned = (await reporter.onEnd({ status, startTime: new Date(), duration: 1 } as FullResult)).status;
+  } finally {
+    console.log = original;
+  }
+  const rawJson = readFileSync(join(out, 'conformance.json'), 'utf8');
+  return {
+    json: JSON.parse(rawJson) as Summary,
+    rawJson,
+    md: readFileSync(join(out, 'conformance.md'), 'utf8'),
+    console: printed.join('\n'),
+    dir: out,
+    returned,
+  };
+}
+
+export function row(s: Summary, id: string): RuleRow {
+  const found = s.rules.find((r) => r.id === id);
+  assert.ok(found, `no row for ${id}`);
+  return found;
+}

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, beforeEach, describe, test } from 'node:test';
+import { RULES } from '../../fixtures/rules.ts';
+import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
+import { writeConfigErrorMatrix } from '../../reporters/rule-matrix.ts';
+import { cleanMatrixRuns, fakeResult, fakeTest, runMatrix } from '../support/matrix-events.ts';
+
+after(cleanMatrixRuns);
+beforeEach(() => {
+  delete process.env.CONFORMANCE_PROBE_REQUESTS;
+  delete process.env.FC_SEED;
+});
+
+const rule = (id: string, verdict: string, level = 'MUST', checks = 1): JudgedRule => ({
+  id,
+  level,
+  verdict,
+  evidence: `${id} evidence`,
+  checks,
+});
+
+const facts = (rules: JudgedRule[], over: Partial<RunFacts> = {}): RunFacts => ({
+  rules,
+  status: 'passed',
+  globalErrors: [],
+  transportFailures: 0,
+  ...over,
+});
+
+describe('decideOutcome', () => {
+  test('exit codes: 0 conformant, 1 nonconformant, 2 bad configuration, 3 inconclusive', () => {
+    assert.deepEqual(EXIT_CODES, { conformant: 0, nonconformant: 1, 'bad configuration': 2, inconclusive: 3 });
+  });
+
+  test('every MUST rule that ran passed: conformant, saying what was skipped, unselected and advisory', () => {
+    const o = decideOutcome(
+      facts([
+        rule('PAG-SIZE', 'pass'),
+        rule('AUTH-REVOKED', 'skipped'),
+        rule('LIM-CAP', 'not run', 'MUST', 0),
+        rule('ADV-SCHEME', 'advisory', 'ADVISORY'),
+        rule('ADV-UNKNOWN-PATH', 'inconclusive', 'ADVISORY'),
+      ]),
+    );
+    assert.deepEqual(o, {
+      result: 'conformant',
+      exitCode: 0,
+      decidedBy: [
+        '1 MUST rule(s) passed',
+        'skipped for a missing optional input: AUTH-REVOKED',
+        '1 MUST rule(s) not selected',
+        'advisory findings: ADV-SCHEME',
+      ],
+    });
+  });
+
+  test('a failed rule decides, before anything inconclusive: the target went away after a failure', () => {
+    const o = decideOutcome(
+      facts([rule('PAG-SIZE', 'fail'), rule('PAG-TOTAL', 'inconclusive'), rule('ADV-SCHEME', 'fail', 'ADVISORY')], {
+        status: 'failed',
+        transportFailures: 3,
+      }),
+    );
+    assert.equal(o.exitCode, 1);
+    assert.deepEqual(o.decidedBy, [
+      'PAG-SIZE (MUST) failed: PAG-SIZE evidence',
+      'ADV-SCHEME (ADVISORY) failed: ADV-SCHEME evidence', // CONFORMANCE_STRICT=1 makes advisory findings fail
+    ]);
+  });
+
+  test('inconclusive: unreachable, stopped answering, budget, changed data, interrupted, nothing ran', () => {
+    const cases: Array<[RunFacts, string]> = [
+      [
+        facts([rule('PAG-SIZE', 'not run', 'MUST', 0)], { globalErrors: ['Target x is unreachable'] }),
+        'Target x is unreachable',
+      ],
+      [
+        facts([rule('PAG-SIZE', 'pass')], { transportFailures: 2 }),
+        'the target failed to answer 2 request(s) after retries',
+      ],
+      [
+        facts([rule('PAG-SIZE', 'pass'), rule('PAG-TOTAL', 'inconclusive')]),
+        'PAG-TOTAL inconclusive: PAG-TOTAL evidence',
+      ],
+      [
+        facts([rule('PAG-SIZE', 'pass')], { status: 'interrupted' }),
+        'the run was interrupted before every check ended',
+      ],
+      [
+        facts([rule('PAG-SIZE', 'pass')], { status: 'timedout' }),
+        'the run reached its global timeout before every check ended',
+      ],
+      [facts([rule('PAG-SIZE', 'skipped'), rule('CFG-KEYS', 'pass', 'MUST', 0)]), 'no MUST check ran'],
+    ];
+    for (const [input, reason] of cases) {
+      const o = decideOutcome(input);
+      assert.equal(o.result, 'inconclusive', reason);
+      assert.equal(o.exitCode, 3);
+      assert.deepEqual(o.decidedBy, [reason]);
+    }
+  });
+});
+
+describe('the rule matrix carries the outcome', () => {
+  test('conformance.json, conformance.md, the console, and the status returned to Playwright', async () => {
+    const ok = await runMatrix([[fakeTest('PAG-SIZE a'), fakeResult('passed')]], 'passed');
+    assert.equal(ok.json.outcome.exitCode, 0);
+    assert.equal(ok.returned, 'passed');
+    assert.ok(ok.md.includes('Outcome: **conformant** (exit 0).'));
+    assert.match(
+      ok.console,
+      /\nOutcome: conformant \(exit 0\): 2 MUST rule\(s\) passed; \d+ MUST rule\(s\) not selected$/,
+    );
+    const bad = await runMatrix([[fakeTest('PAG-SIZE a'), fakeResult('failed', { errors: ['  Received: 7'] })]]);
+    assert.deepEqual(bad.json.outcome, {
+      result: 'nonconformant',
+      exitCode: 1,
+      decidedBy: ['PAG-SIZE (MUST) failed: Received: 7'],
+    });
+    assert.equal(bad.returned, 'failed');
+  });
+
+  test('an unreachable target: one message, no table of rules that did not run, exit 3', async () => {
+    const message = 'Target http://127.0.0.1:9 is unreachable, no check was run. GET … failed after 3 attempt(s)';
+    const down = await runMatrix([], 'failed', [message]);
+    assert.deepEqual(down.json.outcome, { result: 'inconclusive', exitCode: 3, decidedBy: [message] });
+    assert.equal(down.console, `Outcome: inconclusive (exit 3): no check ran. Matrix: ${down.dir}/conformance.md`);
+    assert.equal(down.returned, 'failed');
+  });
+
+  test('a config the loader refused: exit 2, the problems by variable name, no rows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-error-'));
+    try {
+      writeConfigErrorMatrix(dir, ['API_TEST_KEY is not set (the sandbox key every check uses)']);
+      const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+      assert.deepEqual(json.outcome, {
+        result: 'bad configuration',
+        exitCode: 2,
+        decidedBy: ['API_TEST_KEY is not set (the sandbox key every check uses)'],
+      });
+      assert.equal(json.schemaVersion, 1);
+      assert.deepEqual(json.rules, []);
+      assert.ok(readFileSync(join(dir, 'conformance.md'), 'utf8').includes('- API_TEST_KEY is not set'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('each rule appears once', () => {
+  test('a rule with two advisory checks: one row in conformance.json, conformance.md and the console', async () => {
+    const advisory = (received: string) =>
+      fakeResult('passed', {
+        annotations: [{ type: 'advisory', description: `ADV-SCHEME violated (§5.1): …\n  Received: ${received}` }],
+      });
+    const {
+      json,
+      md,
+      console: printed,
+    } = await runMatrix(
+      [
+        [fakeTest('ADV-SCHEME Basic credentials'), advisory('HTTP 200 to Basic')],
+        [fakeTest('ADV-SCHEME a bare key'), advisory('HTTP 200 to a bare key')],
+        [fakeTest('PAG-SIZE a'), fakeResult('passed')],
+      ],
+      'passed',
+    );
+    const ids = RULES.map((r) => r.id);
+    assert.deepEqual(
+      json.rules.map((r) => r.id),
+      ids,
+    );
+    const rowsOf = (text: string, id: string) => text.split('\n').filter((l) => new RegExp(`^\\W*${id}\\b`).test(l));
+    for (const id of ids) {
+      assert.equal(rowsOf(md, id).length, 1, `${id} in conformance.md`);
+      assert.equal(rowsOf(printed, id).length, 1, `${id} in the console`);
+    }
+    const adv = json.rules.find((r) => r.id === 'ADV-SCHEME');
+    assert.deepEqual([adv?.verdict, adv?.checks], ['advisory', 2]);
+    assert.deepEqual(
+      json.outcome.decidedBy.filter((l) => l.includes('ADV-SCHEME')),
+      ['advisory findings: ADV-SCHEME'],
+    );
+  });
+});
