@@ -5,7 +5,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
 import { resetLedger } from './fixtures/ledger.ts';
@@ -14,11 +15,31 @@ import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
 // folder is no place for reports). CONFORMANCE_REPORTS_DIR (`--reports`) moves it.
 const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
+// A module of the suite by its source path: this file runs as TypeScript in a clone and as compiled JavaScript
+// (dist/) in the installed package, where its siblings end in .js.
+const own = (path: string) =>
+  fileURLToPath(new URL(path.replace(/\.ts$/, extname(fileURLToPath(import.meta.url))), import.meta.url));
 
-function validatedTarget(): Target {
+/**
+ * Which checks run: CONFORMANCE_GREP (`--grep`), a regular expression over the titles, and for the live
+ * profile only the cutover checklist (@cutover) — both must match, so a grep never widens a live run.
+ */
+function selection(profile: string): RegExp | undefined {
+  const raw = process.env.CONFORMANCE_GREP?.trim();
+  try {
+    if (raw) new RegExp(raw);
+  } catch {
+    throw new ConfigError(['CONFORMANCE_GREP (--grep) is not a valid regular expression']);
+  }
+  const parts = [...(profile === 'live' ? ['@cutover'] : []), ...(raw ? [raw] : [])];
+  return parts.length ? new RegExp(parts.map((p) => `(?=[\\s\\S]*(?:${p}))`).join('')) : undefined;
+}
+
+function validatedTarget(): { target: Target; grep: RegExp | undefined } {
   try {
     loadEnvFiles();
-    return resolveTarget(process.env);
+    const target = resolveTarget(process.env);
+    return { target, grep: selection(target.profile) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -28,7 +49,7 @@ function validatedTarget(): Target {
   }
 }
 
-const target = validatedTarget();
+const { target, grep } = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
@@ -49,7 +70,7 @@ if (isMainProcess) {
 export default defineConfig({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
-  grep: target.profile === 'live' ? /@cutover/ : undefined,
+  grep,
   fullyParallel: true,
   workers: WORKERS,
   retries: 0,
@@ -61,12 +82,12 @@ export default defineConfig({
     ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['json', { outputFile: `${REPORTS}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false }],
-    ['./reporters/rule-matrix.ts', { outputDir: REPORTS }],
+    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
     // Sharded CI runs (see .github/workflows) keep a blob report per shard for merge-reports.
     ...(process.env.CONFORMANCE_BLOB === '1' ? [['blob', { outputDir: `${REPORTS}/blob` }] as const] : []),
   ],
   outputDir: `${REPORTS}/test-results`,
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  globalSetup: './fixtures/global-setup.ts',
+  globalSetup: own('./fixtures/global-setup.ts'),
 });

@@ -1,11 +1,12 @@
 /**
- * `npm run docs`: writes the tables that derive from the rule catalogue, the fault catalogue and the variant
- * dimensions: docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
+ * `npm run docs`: writes the tables that derive from the rule catalogue, the fault catalogue, the variant
+ * dimensions and the variables (fixtures/variables.json, which `--help` prints too): docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
  * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { RULES } from '../fixtures/rules.ts';
+import variables from '../fixtures/variables.json' with { type: 'json' };
 import { FAULTS } from '../mock/faults.ts';
 import { VARIANT_DIMENSIONS } from '../mock/variants.ts';
 
@@ -53,7 +54,7 @@ function rulesPage(): string {
     '<!-- Generated from fixtures/rules.ts by `npm run docs`; edit the catalogue, not this page. -->',
     '',
     'Every check of the suite carries one of these ids first in its test title and in its failure message, so',
-    'a failure leads to the spec section in one hop, and `npx playwright test -g PAG-` runs one group. Sections',
+    'a failure leads to the spec section in one hop, and `npm run conformance -- --grep PAG-` runs one group. Sections',
     "cite the vendor's API spec; [reading.md](reading.md) says how the suite reads the points it leaves open.",
     'MUST rules fail the run; ADVISORY rules are reported and fail it only with `CONFORMANCE_STRICT=1`.',
     '',
@@ -89,11 +90,18 @@ const faultsTable = () =>
     FAULTS.map((f) => [`\`${f.name}\``, f.rule, cell(f.description)]),
   );
 
+const variablesTable = () =>
+  table(
+    ['variable', 'flag', 'default', 'used for'],
+    variables.map((v) => [`\`${v.name}\``, 'flag' in v ? `\`${v.flag}\`` : '', cell(v.default), cell(v.about)]),
+  );
+
 /** The generated blocks, by name: `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` in a file. */
 const BLOCKS: Record<string, () => string> = {
   rules: () => rulesTable((p) => (p.startsWith('**') ? p : `\`${p}\``)),
   variants: variantsTable,
   faults: faultsTable,
+  variables: variablesTable,
 };
 
 function fillBlocks(text: string, path: string): string {

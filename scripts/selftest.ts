@@ -3,13 +3,14 @@
  *   1. typecheck (tsc) and lint (biome)
  *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
- *   4. one seed, the same requests: two runs with one FC_SEED send the same set of requests, another seed another
- *   5. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
+ *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
+ *   5. one seed, the same requests: two runs with one FC_SEED send the same set of requests, another seed another
+ *   6. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
  *      variant (each must pass) — reports/mutation.json, reports/specificity.json
- *   6. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
- *   7. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
- *   8. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
- *   9. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
+ *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
+ *   9. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
+ *  10. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
+import { runPackage } from '../tests/e2e/package.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
@@ -77,10 +79,24 @@ await stage('unit', () => {
 });
 await stage('conformance', () =>
   passFail(
-    run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts']) === 0,
-    'npm run conformance against the bundled mock',
+    run('node', ['bin/payment-api-conformance.js']) === 0,
+    'npm run conformance against the bundled mock: exit 0, conformant',
   ),
 );
+await stage('package', async () => {
+  const results = await runPackage();
+  for (const r of results) {
+    console.log(
+      `${r.problems.length ? 'FAIL' : 'ok  '} ${r.scenario}: ${r.detail}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
+    );
+  }
+  const failed = results.filter((r) => r.problems.length).length;
+  return {
+    passed: results.length - failed,
+    failed,
+    note: 'npm pack, installed in an empty folder, exit codes 0 1 2 3',
+  };
+});
 await stage('seed', async () => {
   const r = await runSameSeed();
   for (const p of r.problems) console.log(`FAIL ${p}`);

@@ -1,6 +1,7 @@
 /**
- * Runs the conformance suite (playwright.config.ts) in a child process, as a user runs it, without
- * blocking this process: the self-tests' hostile targets live here and must keep answering.
+ * Runs the conformance suite in a child process through its command (bin/payment-api-conformance.js), as a user
+ * runs it, without blocking this process: the self-tests' hostile targets live here and must keep answering.
+ * `status` is the command's exit code: 0 conformant, 1 nonconformant, 2 bad configuration, 3 inconclusive.
  */
 import { spawn } from 'node:child_process';
 
@@ -12,14 +13,10 @@ export interface SuiteRun {
 
 export function runSuite(env: NodeJS.ProcessEnv, args: string[] = [], timeoutMs = 180_000): Promise<SuiteRun> {
   return new Promise((resolve) => {
-    const child = spawn(
-      'node',
-      ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts', ...args],
-      {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['bin/payment-api-conformance.js', ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {

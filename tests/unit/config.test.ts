@@ -434,12 +434,39 @@ describe('loadEnvFiles', () => {
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.deepEqual(error.problems, [
-          'CONFORMANCE_PROFILE=staging but .env.staging does not exist (copy .env.staging.example)',
+          `CONFORMANCE_PROFILE=staging but .env.staging does not exist in ${dir} (copy .env.staging.example)`,
         ]);
         return true;
       },
     );
     assert.deepEqual(e, { CONFORMANCE_PROFILE: 'staging' }, 'nothing loaded');
+  });
+
+  test('CONFORMANCE_ENV_FILE (--env-file) is read instead of .env, relative to the directory; the profile file still wins', () => {
+    writeFileSync(join(dir, 'ci.env'), 'API_BASE_URL=https://from-env-file.example\nSHARED=file\nONLY_IN_FILE=f\n');
+    const e: NodeJS.ProcessEnv = { CONFORMANCE_ENV_FILE: 'ci.env' };
+    loadEnvFiles(e, dir);
+    assert.equal(e.API_BASE_URL, 'https://from-env-file.example');
+    assert.equal(e.ONLY_IN_FILE, 'f');
+    assert.equal(e.ONLY_IN_DOTENV, undefined, '.env is not read next to an env file');
+    const p: NodeJS.ProcessEnv = { CONFORMANCE_ENV_FILE: join(dir, 'ci.env'), CONFORMANCE_PROFILE: 'sandbox' };
+    loadEnvFiles(p, dir);
+    assert.equal(p.SHARED, 'profile');
+    assert.equal(p.ONLY_IN_FILE, 'f');
+  });
+
+  test('a missing CONFORMANCE_ENV_FILE is a ConfigError naming the file; nothing is loaded', () => {
+    for (const named of ['nope.env', '.']) {
+      const e: NodeJS.ProcessEnv = { CONFORMANCE_ENV_FILE: named };
+      assert.throws(
+        () => loadEnvFiles(e, dir),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.problems[0] ===
+            `CONFORMANCE_ENV_FILE (--env-file) names ${join(dir, named === '.' ? '' : named).replace(/\/$/, '')}, which is not a readable file`,
+      );
+      assert.deepEqual(e, { CONFORMANCE_ENV_FILE: named });
+    }
   });
 
   test('a profile that is not a plain name is refused (no path traversal)', () => {

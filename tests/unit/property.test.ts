@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Target } from '../../fixtures/config.ts';
-import { forAll, propertySeed } from '../../fixtures/property.ts';
+import { forAll, grepFor, propertySeed } from '../../fixtures/property.ts';
 import { RuleViolation, type Violation } from '../../fixtures/violation.ts';
 import { testTarget } from '../support/target.ts';
 
@@ -115,7 +115,7 @@ describe('forAll: a failing property', () => {
       lines[3],
       `  Counterexample (run seed 42, property seed ${own}, path "${path}", ${shrinks} shrinks): n=50`,
     );
-    assert.equal(lines[4], `  Replay: FC_SEED=42 FC_PATH=${path} npx payment-api-conformance --grep PAG-SIZE`);
+    assert.equal(lines[4], `  Replay: FC_SEED=42 FC_PATH=${path} npm run conformance -- --grep PAG-SIZE`);
     assert.equal(lines.length, 5);
     assert.equal(error.counterexample?.startsWith('(run seed 42, property seed'), true);
     assert.equal(error.violation.rule, 'PAG-SIZE');
@@ -233,5 +233,18 @@ describe('forAll: errors that are not violations', () => {
       { message: 'TransportError stand-in' },
     );
     assert.ok(calls <= 1 + 40, `${calls} predicate evaluations`);
+  });
+});
+
+describe('grepFor: the replay line selects exactly the failing check', () => {
+  test('a plain rule id stays as it is; a title is regex-escaped and shell-quoted, and matches itself only', () => {
+    assert.equal(grepFor('PAG-SIZE'), 'PAG-SIZE');
+    const title = "LIM-CAP limit above 100 (any notation) isn't [ok] a|b 1.5 $x";
+    const quoted = grepFor(title);
+    assert.ok(quoted.startsWith("'") && quoted.endsWith("'"));
+    // What the shell hands to --grep: the single-quoted text, with '\'' as one quote.
+    const argument = quoted.slice(1, -1).replace(/'\\''/g, "'");
+    assert.ok(new RegExp(argument).test(`specs/8-limits.spec.ts › §8 › ${title} @cutover`));
+    assert.ok(!new RegExp(argument).test(title.replace('(any notation)', 'any notation')));
   });
 });

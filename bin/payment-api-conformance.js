@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * payment-api-conformance: the conformance suite as one command, for CI. It runs the Playwright suite of this
+ * package (compiled in dist/ when installed, the TypeScript sources in a clone) against the bundled mock or the
+ * target in the environment, then exits with the outcome the rule matrix decided (reports/conformance.json):
+ * 0 conformant, 1 nonconformant, 2 bad configuration, 3 inconclusive. Plain JavaScript: it needs no build.
+ * It never reads or prints a key; the suite validates the config and redacts keys everywhere it writes.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+const readJson = (path) => JSON.parse(readFileSync(resolve(PACKAGE, path), 'utf8'));
+const NAME = 'payment-api-conformance';
+const EXIT = { conformant: 0, nonconformant: 1, badConfiguration: 2, inconclusive: 3 };
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  grep: { type: 'string', short: 'g' },
+  reports: { type: 'string' },
+  'env-file': { type: 'string' },
+  profile: { type: 'string' },
+};
+
+function help() {
+  const variables = readJson('fixtures/variables.json');
+  const width = Math.max(...variables.map((v) => v.name.length));
+  const groups = {
+    target: 'The target (else the bundled mock)',
+    run: 'The run',
+    politeness: 'Politeness (the whole run, every worker)',
+    replay: 'Replay',
+    network: 'Network',
+  };
+  const lines = [
+    `Usage: ${NAME} [options] [-- <playwright test options>]`,
+    '',
+    'Checks an HTTP API (or a mock of it) against the payment API spec, rule by rule, with GET requests only.',
+    'With no API_BASE_URL it starts the bundled mock and checks that. Reads .env (or .env.<profile>) from the',
+    'current directory; the environment wins over the files.',
+    '',
+    'Options:',
+    '  -h, --help           this text',
+    '  -v, --version        the version of the suite, Playwright and Node',
+    '  -g, --grep REGEX     only the checks whose title matches, e.g. AUTH- or PAG-TOTAL (CONFORMANCE_GREP)',
+    '      --reports DIR    write every report under DIR (CONFORMANCE_REPORTS_DIR; default ./reports)',
+    '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE)',
+    '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
+    '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
+    '',
+    'Environment variables (default in brackets):',
+  ];
+  for (const [group, title] of Object.entries(groups)) {
+    lines.push(`  ${title}:`);
+    for (const v of variables.filter((x) => x.group === group)) {
+      lines.push(`    ${v.name.padEnd(width)}  ${v.about} [${v.default}]`);
+    }
+  }
+  lines.push(
+    '',
+    'Exit codes (also in reports/conformance.json, "outcome"):',
+    '  0  conformant: every MUST check that ran passed',
+    '  1  nonconformant: a MUST rule failed (an advisory one too with CONFORMANCE_STRICT=1)',
+    '  2  bad configuration: nothing was sent (a missing or malformed variable, an unknown option)',
+    '  3  inconclusive: the target was unreachable or stopped answering, the request budget ran out before',
+    '     every MUST check ran, or the data changed under a check; the run could not judge',
+    '',
+    'Reports: DIR/conformance.md and conformance.json (the rule matrix), html/, junit.xml, results.json,',
+    'allure-results/ (for an Allure report). No key is ever printed or written.',
+    '',
+    'Examples:',
+    `  npx ${NAME}                                   # the bundled mock`,
+    `  API_BASE_URL=https://sandbox.example npx ${NAME} --env-file ci.env --reports out`,
+    `  npx ${NAME} --profile sandbox --grep 'AUTH-|MODE-'`,
+  );
+  return lines.join('\n');
+}
+
+function version() {
+  const own = readJson('package.json').version;
+  const playwright = createRequire(import.meta.url)('@playwright/test/package.json').version;
+  return `${NAME} ${own} (Playwright ${playwright}, Node ${process.version})`;
+}
+
+/** The Playwright config to run: the sources in a clone (Playwright compiles them), else the compiled package. */
+function suiteConfig() {
+  for (const path of ['playwright.config.ts', 'dist/playwright.config.js']) {
+    if (existsSync(resolve(PACKAGE, path))) return resolve(PACKAGE, path);
+  }
+  return undefined;
+}
+
+function fail(code, message) {
+  console.error(`${NAME}: ${message}`);
+  process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf('--');
+const own = dashes === -1 ? argv : argv.slice(0, dashes);
+const passthrough = dashes === -1 ? [] : argv.slice(dashes + 1);
+let values;
+try {
+  ({ values } = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }));
+} catch (error) {
+  fail(EXIT.badConfiguration, `${error.message}\nRun ${NAME} --help for the options.`);
+}
+if (values.help) {
+  console.log(help());
+  process.exit(0);
+}
+if (values.version) {
+  console.log(version());
+  process.exit(0);
+}
+
+const env = { ...process.env };
+const setFrom = (option, variable, value = values[option]) => {
+  if (value === undefined) return;
+  if (value.trim() === '') fail(EXIT.badConfiguration, `--${option} needs a value`);
+  env[variable] = value;
+};
+setFrom('grep', 'CONFORMANCE_GREP');
+setFrom('env-file', 'CONFORMANCE_ENV_FILE', values['env-file'] && resolve(values['env-file']));
+setFrom('profile', 'CONFORMANCE_PROFILE');
+setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.reports));
+const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
+env.CONFORMANCE_REPORTS_DIR = reports;
+
+const config = suiteConfig();
+if (!config) fail(EXIT.inconclusive, `this installation has no compiled suite (${PACKAGE}dist/ is missing)`);
+const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+// The rule matrix of this run decides the exit code: one left by an earlier run must not.
+const matrix = resolve(reports, 'conformance.json');
+rmSync(matrix, { force: true });
+
+const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('error', (error) => fail(EXIT.inconclusive, `could not start Playwright: ${error.message}`));
+child.on('exit', (code, signal) => {
+  let outcome;
+  try {
+    outcome = JSON.parse(readFileSync(matrix, 'utf8')).outcome;
+  } catch {
+    // No rule matrix: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
+    const how = signal ? `was stopped by ${signal}` : `exited with ${code}`;
+    fail(EXIT.inconclusive, `Playwright ${how} before writing ${matrix}: inconclusive (exit 3)`);
+  }
+  process.exit(Object.values(EXIT).includes(outcome?.exitCode) ? outcome.exitCode : EXIT.inconclusive);
+});

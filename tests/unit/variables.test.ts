@@ -1,0 +1,72 @@
+/**
+ * fixtures/variables.json is the one list of the variables a user sets: `--help` prints it and the README's table
+ * is generated from it. These tests keep it in step with the code that reads the environment and with the command.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { KEY_VARS, resolveTarget } from '../../fixtures/config.ts';
+import variables from '../../fixtures/variables.json' with { type: 'json' };
+
+const ROOT = new URL('../../', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
+const sources = (dir: string): string[] =>
+  readdirSync(new URL(dir, ROOT), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${dir}${f}`);
+
+/** Set by the suite for its own processes, never by a user. */
+const INTERNAL = new Set(['CONFORMANCE_LEDGER', 'CONFORMANCE_PROBE_REQUESTS', 'TEST_WORKER_INDEX', 'CI']);
+/** Read by undici or Node itself, named by the transport's messages. */
+const BY_THE_RUNTIME = new Set(['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS']);
+
+const files = ['playwright.config.ts', ...['fixtures/', 'checks/', 'specs/', 'reporters/'].flatMap(sources)];
+const code = files.map(read).join('\n');
+/** Every variable the suite's code reads: env.X, env?.X, source.X, int('X', …) and the key slots. */
+const readByCode = new Set([
+  ...[...code.matchAll(/\b(?:env|source)\??\.([A-Z][A-Z0-9_]+)\b/g)].map((m) => m[1] as string),
+  ...[...code.matchAll(/\bint\('([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] as string),
+  ...Object.values(KEY_VARS),
+]);
+const listed = new Set(variables.map((v) => v.name));
+
+describe('fixtures/variables.json', () => {
+  test('names every variable the suite reads (but its own internal ones), once', () => {
+    assert.ok(readByCode.size > 20, 'the scan found the variables');
+    const missing = [...readByCode].filter((name) => !listed.has(name) && !INTERNAL.has(name));
+    assert.deepEqual(missing, []);
+    assert.equal(listed.size, variables.length, 'a variable is listed twice');
+  });
+
+  test('lists nothing the suite does not read, or the runtime for it', () => {
+    const stale = [...listed].filter((name) => !readByCode.has(name) && !BY_THE_RUNTIME.has(name));
+    assert.deepEqual(stale, []);
+    const transport = read('fixtures/transport.ts');
+    for (const name of BY_THE_RUNTIME) assert.ok(transport.includes(name), `${name} is not handled by the transport`);
+  });
+
+  test('each flag is an option of the command, and the command has no other', () => {
+    const bin = read('bin/payment-api-conformance.js');
+    const options = bin.slice(bin.indexOf('const OPTIONS'), bin.indexOf('};', bin.indexOf('const OPTIONS')));
+    const declared = [...options.matchAll(/^\s+'?([a-z-]+)'?: \{/gm)].map((m) => `--${m[1]}`);
+    const flags = variables.flatMap((v) => ('flag' in v && v.flag ? [v.flag] : []));
+    assert.deepEqual(declared.filter((f) => f !== '--help' && f !== '--version').sort(), [...flags].sort());
+  });
+
+  test('the numeric defaults are the ones the config applies', () => {
+    const t = resolveTarget({
+      API_BASE_URL: 'https://sandbox.example',
+      API_TEST_KEY: 'sk_test_abcdefghijkl0123',
+      SANDBOX_MERCHANT_ID: 'msb_1',
+    });
+    const defaults = Object.fromEntries(variables.map((v) => [v.name, v.default]));
+    assert.deepEqual([t.defaultLimit, t.maxRequests, t.maxRecords, t.timeoutMs, t.fcNumRuns, t.maxRps].map(String), [
+      defaults.API_DEFAULT_LIMIT,
+      defaults.API_MAX_REQUESTS,
+      defaults.API_MAX_RECORDS,
+      defaults.API_TIMEOUT_MS,
+      defaults.FC_NUM_RUNS,
+      defaults.API_MAX_RPS?.match(/(\d+) otherwise/)?.[1],
+    ]);
+  });
+});
