@@ -55,6 +55,15 @@ async function stage(
 
 const bin = (name: string) => `node_modules/.bin/${name}`;
 const passFail = (ok: boolean, note: string) => ({ passed: ok ? 1 : 0, failed: ok ? 0 : 1, note });
+/** A stage made of scenarios: one line each, passed when it found no problem. */
+function scenarios(results: Array<{ scenario: string; detail: string; problems: string[] }>, note: string) {
+  for (const r of results) {
+    const problems = r.problems.length ? ` — ${r.problems.join('; ')}` : '';
+    console.log(`${r.problems.length ? 'FAIL' : 'ok  '} ${r.scenario}: ${r.detail}${problems}`);
+  }
+  const failed = results.filter((r) => r.problems.length).length;
+  return { passed: results.length - failed, failed, note };
+}
 
 const started = Date.now();
 await stage('typecheck', () => passFail(run(bin('tsc'), ['-p', 'tsconfig.json']) === 0, 'tsc --noEmit, strict'));
@@ -83,20 +92,9 @@ await stage('conformance', () =>
     'npm run conformance against the bundled mock: exit 0, conformant',
   ),
 );
-await stage('package', async () => {
-  const results = await runPackage();
-  for (const r of results) {
-    console.log(
-      `${r.problems.length ? 'FAIL' : 'ok  '} ${r.scenario}: ${r.detail}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
-    );
-  }
-  const failed = results.filter((r) => r.problems.length).length;
-  return {
-    passed: results.length - failed,
-    failed,
-    note: 'npm pack, installed in an empty folder, exit codes 0 1 2 3',
-  };
-});
+await stage('package', async () =>
+  scenarios(await runPackage(), 'npm pack, installed in an empty folder, exit codes 0 1 2 3'),
+);
 await stage('seed', async () => {
   const r = await runSameSeed();
   for (const p of r.problems) console.log(`FAIL ${p}`);
@@ -140,16 +138,9 @@ await stage('secrets', async () => {
   };
 });
 
-await stage('network', async () => {
-  const results = await runNetwork();
-  for (const r of results) {
-    console.log(
-      `${r.problems.length ? 'FAIL' : 'ok  '} ${r.scenario}: ${r.detail}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}`,
-    );
-  }
-  const failed = results.filter((r) => r.problems.length).length;
-  return { passed: results.length - failed, failed, note: 'proxy + TLS, an untrusted certificate, run-wide pacing' };
-});
+await stage('network', async () =>
+  scenarios(await runNetwork(), 'proxy + TLS, an untrusted certificate, run-wide pacing'),
+);
 
 await stage('changing-data', async () => {
   const r = await runChangingData();

@@ -13,6 +13,7 @@ import { createProxy } from 'proxy';
 import { type MockEnv, type RunningMock, startMock, TEST_CA } from '../../mock/index.ts';
 import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
+import { busiestWindow } from '../support/windows.ts';
 
 export interface NetworkResult {
   scenario: string;
@@ -84,17 +85,6 @@ async function untrustedCertificate(): Promise<NetworkResult> {
   } finally {
     await mock.stop();
   }
-}
-
-/** The most timestamps in any window of `ms` milliseconds. */
-export function busiestWindow(times: number[], ms: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= ms) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 async function pacing(): Promise<NetworkResult> {

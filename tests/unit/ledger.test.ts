@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openLedger, resetLedger, slotInterval } from '../../fixtures/ledger.ts';
+import { busiestWindow } from '../support/windows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,17 +27,6 @@ function children(n: number, ledger: string, args: string[]): Promise<string[]> 
       p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}`))));
     });
   return Promise.all(Array.from({ length: n }, child));
-}
-
-/** The most timestamps in any window of `ms` milliseconds. */
-function busiestWindow(times: number[], ms: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= ms) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 describe('the ledger in memory', () => {
