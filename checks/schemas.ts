@@ -1,13 +1,11 @@
 /**
  * JSON Schema validation of what the spec shows (payment-api.md §2): the collection envelope, the payment
- * record and the API key format. Each schema is compiled once, at module load; the validators return short,
- * readable problems that go straight into failure reports.
+ * record and the API key format. The schemas are compiled ahead of time (checks/schemas.compiled.ts, by
+ * `npm run docs`); the validators return short, readable problems that go straight into failure reports.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import apiKeySchema from '../schemas/api-key.schema.json' with { type: 'json' };
-import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
-import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
+import { envelope, payment } from './schemas.compiled.ts';
 
 /** One schema violation: where (a JSON pointer, '' for the value itself) and what, e.g. `/total must be integer`. */
 export interface SchemaProblem {
@@ -15,23 +13,27 @@ export interface SchemaProblem {
   message: string;
 }
 
-// ajv-formats is CommonJS: the default import is its module.exports, which carries the plugin as `.default`.
-const addFormats = addFormatsModule.default;
+/**
+ * How the schemas are compiled (ahead of time, by `npm run docs`, into checks/schemas.compiled.ts): strict, every
+ * error, and each error with its schema (the anyOf branch titles of the messages below).
+ */
+export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
 
-const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-addFormats(ajv);
+/** A compiled validator: true when the value conforms, else false with the errors in `errors`. */
+type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const envelopeValidator = envelope as unknown as Validate;
+const paymentValidator = payment as unknown as Validate;
 
-const envelopeValidator = ajv.compile(envelopeSchema);
-const paymentValidator = ajv.compile(paymentSchema);
-ajv.addSchema(apiKeySchema);
-const testKeyValidator = mustGet(`${apiKeySchema.$id}#/$defs/testKey`);
-const liveKeyValidator = mustGet(`${apiKeySchema.$id}#/$defs/liveKey`);
-
-function mustGet(ref: string): ValidateFunction {
-  const validate = ajv.getSchema(ref);
-  if (!validate) throw new Error(`schema ${ref} not found`);
-  return validate;
-}
+/**
+ * The key formats: a string matching the pattern of the schema's `$defs` entry (as ajv matches patterns, with the
+ * `u` flag). tests/unit/schemas.test.ts holds ajv to the same.
+ */
+const keyFormat = (def: { type: string; pattern: string }) => {
+  const re = new RegExp(def.pattern, 'u');
+  return (s: unknown) => typeof s === 'string' && re.test(s);
+};
+const testKeyFormat = keyFormat(apiKeySchema.$defs.testKey);
+const liveKeyFormat = keyFormat(apiKeySchema.$defs.liveKey);
 
 /** Problems of a 200 listing's envelope (ENV-SCHEMA); [] when it conforms. Records in `data` are not checked here. */
 export function validateEnvelope(value: unknown): SchemaProblem[] {
@@ -48,15 +50,15 @@ export function validatePayment(value: unknown, at = ''): SchemaProblem[] {
 
 /** True when `s` has the sandbox key format `sk_test_<secret>`. */
 export function isTestKey(s: unknown): boolean {
-  return testKeyValidator(s) === true;
+  return testKeyFormat(s);
 }
 
 /** True when `s` has the live key format `sk_live_<secret>`. */
 export function isLiveKey(s: unknown): boolean {
-  return liveKeyValidator(s) === true;
+  return liveKeyFormat(s);
 }
 
-function run(validate: ValidateFunction, value: unknown, at: string): SchemaProblem[] {
+function run(validate: Validate, value: unknown, at: string): SchemaProblem[] {
   if (validate(value)) return [];
   return toProblems(validate.errors ?? [], at);
 }

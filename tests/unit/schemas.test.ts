@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { isLiveKey, isTestKey, type SchemaProblem, validateEnvelope, validatePayment } from '../../checks/schemas.ts';
+import apiKeySchema from '../../schemas/api-key.schema.json' with { type: 'json' };
 
 const envelope = {
   success: true,
@@ -131,5 +134,26 @@ describe('API key format (CFG-KEYS)', () => {
       assert.equal(isTestKey(value), false);
       assert.equal(isLiveKey(value), false);
     }
+  });
+
+  test('isTestKey and isLiveKey agree with ajv on the schema, for any string', () => {
+    const ajv = new Ajv2020({ strict: true });
+    ajv.addSchema(apiKeySchema);
+    const test = ajv.getSchema(`${apiKeySchema.$id}#/$defs/testKey`);
+    const live = ajv.getSchema(`${apiKeySchema.$id}#/$defs/liveKey`);
+    assert.ok(test && live);
+    const keyish = fc
+      .tuple(
+        fc.constantFrom('sk_test_', 'sk_live_', 'sk_TEST_', 'sk_', ''),
+        fc.string({ unit: 'binary', maxLength: 12 }),
+      )
+      .map(([prefix, rest]) => prefix + rest);
+    fc.assert(
+      fc.property(fc.oneof(keyish, fc.string({ unit: 'binary' }), fc.anything()), (value) => {
+        assert.equal(isTestKey(value), test(value));
+        assert.equal(isLiveKey(value), live(value));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
