@@ -12,6 +12,7 @@ if (mode === 'reserve') {
   const ledger = openLedger();
   let got = 0;
   for (let i = 0; i < Number(count); i++) if (ledger.reserve(Number(arg), 0) !== undefined) got += 1;
+  ledger.release();
   process.stdout.write(String(got));
 } else {
   const client = new ApiClient(testTarget({ baseURL: url as string, maxRps: Number(arg), maxRequests: 10_000 }));
