@@ -1,5 +1,5 @@
 /**
- * `npm run mock -- [options]`: runs the mock until SIGINT/SIGTERM and prints the env a client needs.
+ * `npm run mock -- [options]` (installed: `payment-api-mock [options]`): runs the mock until SIGINT/SIGTERM and prints the env a client needs.
  * Exit codes: 0 clean shutdown or listing, 1 could not start (e.g. port in use), 2 bad option.
  */
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { type RunningMock, startMock, TEST_CA } from './index.ts';
 import { TARGET } from './target.ts';
 import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
 
-export const USAGE = `Usage: npm run mock -- [options]
+export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run mock -- [options])
 
   --port N                 port (default ${TARGET.mockPort}; 0 = any free port)
   --host HOST              address to bind (default ${TARGET.host})

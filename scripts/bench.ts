@@ -50,7 +50,8 @@ export function runsOf(runs: Run[]): Runs {
 export type Load = { rps: number; p99: number; non2xx: number; errors: number; timeouts: number };
 /** Each figure, if measured; `prism` says why when it was not. */
 export type Figures = { conformance?: Runs; startup?: Runs; mock1?: Load; mock10?: Load; prism?: Load | string } & {
-  memory?: { startMB: number; endMB: number; seconds: number };
+  /** Resident size, and (when known) the heap in use after a full GC: a leak grows the second, not only the first. */
+  memory?: { startMB: number; endMB: number; seconds: number; heapStartMB?: number; heapEndMB?: number };
 };
 export type Row = { measure: string; value: string; target?: string; met?: boolean };
 
@@ -76,7 +77,9 @@ export function rows(f: Figures): Row[] {
   const change = (from: number, to: number) => ((to - from) / from) * 100;
   const [ratio, vsRecord] = [c && s && c.median / s.median, c && change(RECORD.seconds, c.median)];
   const [vsPrism, growth] = [prism && f.mock10 && f.mock10.rps / prism.rps, m && change(m.startMB, m.endMB)];
-  const memory = `${m?.startMB.toFixed(1)} → ${m?.endMB.toFixed(1)} MB over ${m?.seconds} s (${percent(n(growth))})`;
+  const heap =
+    m?.heapEndMB === undefined ? '' : `; heap after GC ${m.heapStartMB?.toFixed(1)} → ${m.heapEndMB.toFixed(1)} MB`;
+  const memory = `${m?.startMB.toFixed(1)} → ${m?.endMB.toFixed(1)} MB over ${m?.seconds} s (${percent(n(growth))})${heap}`;
   const why = typeof f.prism === 'string' ? f.prism : undefined;
   const [times, record] = [`${ratio?.toFixed(2)}×`, `full run vs ${RECORD.seconds} s (${RECORD.date})`];
   return [
@@ -163,9 +166,9 @@ async function playwright(config: string, dir: string, port?: number): Promise<R
   return run;
 }
 
-/** The mock (scripts/bench/mock-rss.ts): its URL, and its resident memory on request. */
+/** The mock (scripts/bench/mock-rss.ts): its URL, and its resident memory and heap after GC on request. */
 async function startMock() {
-  const mock = ['--import', 'tsx', 'scripts/bench/mock-rss.ts'];
+  const mock = ['--expose-gc', '--import', 'tsx', 'scripts/bench/mock-rss.ts'];
   const p = start(process.execPath, mock, { stdio: ['pipe', 'pipe', 'ignore'] });
   const lines = createInterface({ input: p.child.stdout as Readable })[Symbol.asyncIterator]();
   const next = async () => {
@@ -173,11 +176,12 @@ async function startMock() {
     if (line.done) throw new Error('the mock exited');
     return String(line.value);
   };
-  const rssMB = async () => {
+  const memoryMB = async () => {
     p.child.stdin?.write('\n');
-    return Number(await next()) / 2 ** 20;
+    const [rss, heap] = (await next()).split(' ').map((bytes) => Number(bytes) / 2 ** 20);
+    return { rss: rss as number, heap: heap as number };
   };
-  return { p, url: await next(), rssMB };
+  return { p, url: await next(), memoryMB };
 }
 
 async function load(base: string, connections: number, seconds: number): Promise<Load> {
@@ -242,12 +246,14 @@ async function main(argv: string[]): Promise<number> {
     });
     await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, async () => {
       const mock = await startMock();
-      const startMB = await sleep(1000).then(mock.rssMB);
+      const start = await sleep(1000).then(mock.memoryMB);
       await load(mock.url, 10, plan.warmUp);
       [f.mock1, f.mock10] = [await load(mock.url, 1, plan.load), await load(mock.url, 10, plan.load)];
       log(`  1 connection: ${loadText(f.mock1)}\n  10 connections: ${loadText(f.mock10)}`);
       await load(mock.url, 10, plan.memory);
-      f.memory = { startMB, endMB: await mock.rssMB(), seconds: plan.warmUp + 2 * plan.load + plan.memory };
+      const end = await mock.memoryMB();
+      const seconds = plan.warmUp + 2 * plan.load + plan.memory;
+      f.memory = { startMB: start.rss, endMB: end.rss, seconds, heapStartMB: start.heap, heapEndMB: end.heap };
       await stop(mock.p);
     });
     f.prism = opts.skipPrism ? 'n/a (--skip-prism)' : 'not measured (see the error)';

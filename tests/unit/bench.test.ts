@@ -93,6 +93,8 @@ describe('bench: targets', () => {
     assert.equal(shown[`full run vs ${RECORD.seconds} s`], '-22.6 %');
     assert.equal(shown['mock / Prism, 10 connections'], '5.0×');
     assert.equal(shown['mock memory'], '80.0 → 95.9 MB over 73 s (+19.9 %)');
+    const heap = rows({ ...full, memory: { startMB: 80, endMB: 96, seconds: 73, heapStartMB: 9.4, heapEndMB: 9.61 } });
+    assert.equal(heap.at(-1)?.value, '80.0 → 96.0 MB over 73 s (+20.0 %); heap after GC 9.4 → 9.6 MB');
     assert.equal(shown['full conformance run, wall'], 'median 4.00 s (4.00–4.00), exit 0 0 0');
   });
 
