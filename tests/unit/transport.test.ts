@@ -31,6 +31,7 @@ const server = createServer((req: IncomingMessage, res) => {
     return;
   }
   res.setHeader('x-twice', ['a', 'b']);
+  res.setHeader('location', ['/one', '/two']); // node:http's parser keeps only the first of these
   res.writeHead(418, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization ?? null }));
 });
@@ -65,6 +66,7 @@ for (const [name, make] of wires) {
           const res = await wire.get(`${origin}${path}`, { authorization: 'Bearer t0ken' });
           assert.equal(res.status, 418);
           assert.equal(res.headers['x-twice'], 'a, b');
+          assert.equal(res.headers.location, '/one, /two');
           assert.equal(res.headers['content-type'], 'application/json');
           assert.deepEqual(JSON.parse(res.text), { url: path, auth: 'Bearer t0ken' });
         }
