@@ -20,26 +20,10 @@ const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'
 const own = (path: string) =>
   fileURLToPath(new URL(path.replace(/\.ts$/, extname(fileURLToPath(import.meta.url))), import.meta.url));
 
-/**
- * Which checks run: CONFORMANCE_GREP (`--grep`), a regular expression over the titles, and for the live
- * profile only the cutover checklist (@cutover) — both must match, so a grep never widens a live run.
- */
-function selection(profile: string): RegExp | undefined {
-  const raw = process.env.CONFORMANCE_GREP?.trim();
-  try {
-    if (raw) new RegExp(raw);
-  } catch {
-    throw new ConfigError(['CONFORMANCE_GREP (--grep) is not a valid regular expression']);
-  }
-  const parts = [...(profile === 'live' ? ['@cutover'] : []), ...(raw ? [raw] : [])];
-  return parts.length ? new RegExp(parts.map((p) => `(?=[\\s\\S]*(?:${p}))`).join('')) : undefined;
-}
-
-function validatedTarget(): { target: Target; grep: RegExp | undefined } {
+function validatedTarget(): Target {
   try {
     loadEnvFiles();
-    const target = resolveTarget(process.env);
-    return { target, grep: selection(target.profile) };
+    return resolveTarget(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -49,7 +33,7 @@ function validatedTarget(): { target: Target; grep: RegExp | undefined } {
   }
 }
 
-const { target, grep } = validatedTarget();
+const target = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
@@ -70,7 +54,7 @@ if (isMainProcess) {
 export default defineConfig({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
-  grep,
+  grep: target.grep,
   fullyParallel: true,
   workers: WORKERS,
   retries: 0,

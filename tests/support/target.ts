@@ -17,6 +17,7 @@ export function testTarget(over: Partial<Target> = {}): Target {
     strict: false,
     fcSeed: undefined,
     fcNumRuns: 5,
+    grep: undefined,
     ...over,
   };
 }

@@ -88,6 +88,7 @@ describe('resolveTarget: a valid custom target', () => {
       strict: false,
       fcSeed: undefined,
       fcNumRuns: 25,
+      grep: undefined,
     };
     assert.deepEqual(t, expected);
   });
@@ -197,6 +198,7 @@ describe('resolveTarget: the bundled mock', () => {
       strict: false,
       fcSeed: undefined,
       fcNumRuns: 25,
+      grep: undefined,
     };
     assert.deepEqual(t, expected);
     assert.equal(t.baseURL, 'http://127.0.0.1:3417');
@@ -503,5 +505,35 @@ describe('loadEnvFiles', () => {
     } finally {
       rmSync(withKeys, { recursive: true, force: true });
     }
+  });
+});
+
+describe('resolveTarget: which checks run (CONFORMANCE_GREP, the live profile)', () => {
+  const base = { API_BASE_URL: 'https://api.example.com', API_TEST_KEY: TEST_KEY, SANDBOX_MERCHANT_ID: 'msb_1' };
+  test('no grep: every check; a grep selects by title', () => {
+    assert.equal(resolveTarget(base).grep, undefined);
+    const grep = resolveTarget({ ...base, CONFORMANCE_GREP: 'AUTH-|PAG-TOTAL' }).grep;
+    assert.ok(grep?.test('specs/5-authentication.spec.ts › §5 › AUTH-MISSING no key'));
+    assert.ok(!grep?.test('specs/8-limits.spec.ts › §8 › LIM-CAP over 100'));
+  });
+
+  test('the live profile runs the cutover checklist only, and a grep narrows it, never widens it', () => {
+    const live = { ...base, CONFORMANCE_PROFILE: 'live', CONFORMANCE_ALLOW_LIVE: '1' };
+    assert.ok(resolveTarget(live).grep?.test('LIM-CAP the live key @cutover'));
+    assert.ok(!resolveTarget(live).grep?.test('LIM-CAP any notation'));
+    const narrowed = resolveTarget({ ...live, CONFORMANCE_GREP: 'LIM-' }).grep;
+    assert.ok(narrowed?.test('LIM-CAP the live key @cutover'));
+    assert.ok(!narrowed?.test('LIM-CAP any notation'), 'a grep must not widen a live run');
+    assert.ok(!narrowed?.test('AUTH-REVOKED old key @cutover'));
+  });
+
+  test('an invalid grep is named with the other problems', () => {
+    assert.throws(
+      () => resolveTarget({ CONFORMANCE_GREP: '(', API_BASE_URL: 'x' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.includes('CONFORMANCE_GREP (--grep) is not a valid regular expression') &&
+        error.problems.some((p) => p.startsWith('API_BASE_URL')),
+    );
   });
 });
