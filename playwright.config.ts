@@ -8,8 +8,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './fixtures/config.ts';
-import { resetLedger } from './fixtures/ledger.ts';
+import { resetLedger } from './core/client/ledger.ts';
+import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './core/run/config.ts';
 import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own

@@ -28,7 +28,7 @@ const OPTIONS = {
 };
 
 function help() {
-  const variables = readJson('fixtures/variables.json');
+  const variables = readJson('core/run/variables.json');
   const width = Math.max(...variables.map((v) => v.name.length));
   const groups = {
     target: 'The target (else the bundled mock)',

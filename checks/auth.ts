@@ -3,9 +3,9 @@
  * `(exchange, what was sent) → Violation | undefined`. The specs decide which credential goes to which endpoint.
  * Error bodies are not shown by the spec (reading.md "Bodies and headers"): only the status is judged.
  */
-import type { Exchange } from '../fixtures/http.ts';
-import type { RuleId } from '../fixtures/rules.ts';
-import { excerpt, type Violation } from '../fixtures/violation.ts';
+import type { Exchange } from '../core/client/http.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import { excerpt, type Violation } from '../core/model/verdict.ts';
 
 /** The rules whose requirement is "this credential is refused with 401". */
 export type UnauthorizedRule = Extract<

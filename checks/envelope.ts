@@ -2,9 +2,9 @@
  * Pure checks on one listing response: `(exchange, what was sent) → Violation | undefined`.
  * They read the response only; the specs decide which requests to send.
  */
-import type { Exchange } from '../fixtures/http.ts';
-import { MAX_LIMIT, readEnvelope, type Window } from '../fixtures/listing.ts';
-import { excerpt, type Violation } from '../fixtures/violation.ts';
+import type { Exchange } from '../core/client/http.ts';
+import { MAX_LIMIT, readEnvelope, type Window } from '../core/model/listing.ts';
+import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
 
 const isClientError = (status: number) => status >= 400 && status < 500;

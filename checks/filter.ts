@@ -4,10 +4,10 @@
  * pagination, so pages stay full while matches remain. An unknown value gives a 4xx or an empty 200.
  */
 
-import type { Exchange } from '../fixtures/http.ts';
-import { readEnvelope } from '../fixtures/listing.ts';
-import type { RuleId } from '../fixtures/rules.ts';
-import { excerpt, type Violation } from '../fixtures/violation.ts';
+import type { Exchange } from '../core/client/http.ts';
+import { readEnvelope } from '../core/model/listing.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { describeRecord, pageOf, type Walked } from './order.ts';
 
 /** The record's `status`, or undefined when it has none. */

@@ -4,11 +4,11 @@
  * Records are compared by identity per reading.md: the `id` field when every record of both sets has one,
  * otherwise the record's whole JSON.
  */
-import type { Exchange } from '../fixtures/http.ts';
-import { identity, readEnvelope } from '../fixtures/listing.ts';
-import type { RuleId } from '../fixtures/rules.ts';
-import type { Violation } from '../fixtures/violation.ts';
-import type { Page } from '../fixtures/walk.ts';
+import type { Exchange } from '../core/client/http.ts';
+import { identity, readEnvelope } from '../core/model/listing.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import type { Violation } from '../core/model/verdict.ts';
+import type { Page } from '../core/run/walk.ts';
 
 /** One enumerated listing: what it is (for the report), its records and the pages they came from. */
 export interface IsolatedListing {

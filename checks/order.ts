@@ -3,11 +3,11 @@
  * `amount` compares numerically (a number, or a numeric string), ascending for `sort=amount`, descending for
  * `sort=-amount`, across page boundaries; ties may come in any order, but the same on every request.
  */
-import type { Exchange } from '../fixtures/http.ts';
-import { identity } from '../fixtures/listing.ts';
-import type { RuleId } from '../fixtures/rules.ts';
-import type { Violation } from '../fixtures/violation.ts';
-import { pageHolding, type Walk } from '../fixtures/walk.ts';
+import type { Exchange } from '../core/client/http.ts';
+import { identity } from '../core/model/listing.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import type { Violation } from '../core/model/verdict.ts';
+import { pageHolding, type Walk } from '../core/run/walk.ts';
 
 /** Records read page by page: their concatenation and the pages they came from (a Walk fits). */
 export type Walked = Pick<Walk, 'records' | 'pages'>;

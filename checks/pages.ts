@@ -3,10 +3,10 @@
  * whole result set (a walk at limit 100, fixtures/walk.ts). `(exchanges, what was sent, reference) →
  * Violation | undefined`; the specs decide which requests to send.
  */
-import type { Exchange } from '../fixtures/http.ts';
-import { readEnvelope } from '../fixtures/listing.ts';
-import { excerpt, type Violation } from '../fixtures/violation.ts';
-import { pageHolding, type Walk } from '../fixtures/walk.ts';
+import type { Exchange } from '../core/client/http.ts';
+import { readEnvelope } from '../core/model/listing.ts';
+import { excerpt, type Violation } from '../core/model/verdict.ts';
+import { pageHolding, type Walk } from '../core/run/walk.ts';
 
 /** Record identity (fixtures/listing.ts `identity`): the `id` field, or the whole record's JSON. */
 export type IdOf = (record: unknown) => string;

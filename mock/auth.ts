@@ -5,8 +5,8 @@
 import type { Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
 import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
+import { TARGET } from './identity.ts';
 import type { Route } from './routes.ts';
-import { TARGET } from './target.ts';
 import type { Variants } from './variants.ts';
 
 export type Permission = 'merchant:status' | 'payments:read';

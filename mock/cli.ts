@@ -4,9 +4,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FAULTS, selectFaults } from './faults.ts';
+import { FAULTS, selectFaults } from './faults/index.ts';
+import { TARGET } from './identity.ts';
 import { type RunningMock, startMock, TEST_CA } from './index.ts';
-import { TARGET } from './target.ts';
 import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
 
 export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run mock -- [options])

@@ -2,7 +2,7 @@
  * The seeded, deterministic data set: merchants and their payments per mode.
  * Same seed, same payments (ids, amounts, statuses, timestamps); nothing here depends on the clock.
  */
-import { TARGET } from './target.ts';
+import { TARGET } from './identity.ts';
 
 export const STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED', 'CANCELED'] as const;
 export type Status = (typeof STATUSES)[number];

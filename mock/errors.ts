@@ -2,7 +2,7 @@
  * Every rejection the mock sends: the message texts (tests reuse them) and the one error constructor.
  * No message ever contains a key; none echoes request input.
  */
-import { TARGET } from './target.ts';
+import { TARGET } from './identity.ts';
 
 export const MESSAGES = {
   ok: 'OK',

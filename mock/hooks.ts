@@ -3,8 +3,9 @@
  * The clean pipeline decides first; each hook then sees that decision and may rewrite it.
  * With no fault active every list is empty and the pipeline runs unchanged.
  */
-import type { Access, PermissionCheck } from './access.ts';
+
 import type { AuthCheck, Credentials, KeyRecord } from './auth.ts';
+import type { Access, PermissionCheck } from './authorize.ts';
 import type { Status } from './data.ts';
 import type { Failure } from './errors.ts';
 import type { Param, ParsedQuery, QuerySettings } from './params.ts';

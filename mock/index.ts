@@ -7,14 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
-import { switchboard } from './faults.ts';
+import { switchboard } from './faults/index.ts';
+import { TARGET } from './identity.ts';
 import { querySettings } from './params.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
-import { TARGET } from './target.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
-export { FAULTS } from './faults.ts';
+export { FAULTS } from './faults/index.ts';
 export { VARIANT_DEFAULTS, VARIANT_DIMENSIONS, type VariantName } from './variants.ts';
 
 export interface MockOptions {

@@ -5,8 +5,8 @@
 import { STATUSES } from './data.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { firstAnswer, type Switchboard } from './hooks.ts';
+import { TARGET } from './identity.ts';
 import type { Filter } from './store.ts';
-import { TARGET } from './target.ts';
 import type { Variants } from './variants.ts';
 
 export type Sort = 'amount' | '-amount';

@@ -2,7 +2,7 @@
  * Filter, sort and paginate (§4.2 rules 1-5): choose a precomputed list, take one slice of it, echo.
  * Filter and sort are already applied in the precomputed lists, so they always come before pagination.
  */
-import type { Access } from './access.ts';
+import type { Access } from './authorize.ts';
 import type { RequestFacts, Switchboard } from './hooks.ts';
 import type { ParsedQuery } from './params.ts';
 import type { Filter, ListingViews, Order, Row, Store } from './store.ts';

@@ -6,10 +6,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { checkPermission, decideAccess } from './access.ts';
 import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
+import { checkPermission, decideAccess } from './authorize.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
-import { FaultCrash } from './faults.ts';
+import { FaultCrash } from './faults/index.ts';
 import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';

@@ -7,9 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { openLedger } from '../fixtures/ledger.ts';
-import { RULES, type RuleId, ruleIdOfTitle } from '../fixtures/rules.ts';
-import { redact } from '../fixtures/secrets.ts';
+import { openLedger } from '../core/client/ledger.ts';
+import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
+import { redact } from '../core/model/secrets.ts';
 import { stripAnsi } from './ansi.ts';
 import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 

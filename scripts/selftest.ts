@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
+import mockTarget from '../mock/identity.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
@@ -104,7 +104,7 @@ await stage('seed', async () => {
   );
 });
 await stage('matrix', () => {
-  const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.matrix.config.ts']);
+  const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/proof/playwright.config.ts']);
   const read = (f: string) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);
   const mutation = read('reports/mutation.json');
   const specificity = read('reports/specificity.json');

@@ -4,7 +4,7 @@
  * the pages past the end.
  */
 import { envelopeViolation } from '../checks/envelope.ts';
-import type { Exchange } from '../fixtures/http.ts';
+import type { Exchange } from '../core/client/http.ts';
 import {
   describeListing,
   fetchPage,
@@ -14,10 +14,10 @@ import {
   SELECTIONS,
   sandboxListing,
   withSelection,
-} from '../fixtures/listing.ts';
-import { enumerateEach } from '../fixtures/listings.ts';
+} from '../core/model/listing.ts';
+import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
+import { enumerateEach } from '../core/run/learn.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
 
 /** The first envelope violation among the exchanges, naming the request it answered. */
 function firstEnvelopeViolation(exchanges: readonly Exchange[], note = ''): Violation | undefined {

@@ -4,11 +4,11 @@
  * the status endpoint accepts it too, and the scheme's case changes nothing (RFC 9110 §11.1).
  */
 import { statusAcceptedViolation } from '../checks/auth.ts';
-import { accessProperty } from '../fixtures/access.ts';
-import { asKey } from '../fixtures/http.ts';
-import { STATUS_PATH } from '../fixtures/listing.ts';
+import { asKey } from '../core/client/http.ts';
+import { STATUS_PATH } from '../core/model/listing.ts';
+import { assertNoViolation } from '../core/model/verdict.ts';
+import { accessProperty } from '../core/run/access-matrix.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation } from '../fixtures/violation.ts';
 
 test.describe('§4.1 Get API status', () => {
   // §4.1: "The endpoint serves as a check that the API key is accepted." §5.7: the live cutover swaps the test

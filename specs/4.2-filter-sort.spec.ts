@@ -23,13 +23,13 @@ import {
   tieSplittingLimits,
   walkLimits,
 } from '../checks/order.ts';
-import { inCapLimitArb, unknownStatusArb } from '../fixtures/arbitraries.ts';
-import { describeListing, fetchPage, MAX_LIMIT, SPEC_STATUS, withSelection } from '../fixtures/listing.ts';
-import { type Learned, type ListingContext, learnListings } from '../fixtures/listings.ts';
-import { forAll } from '../fixtures/property.ts';
+import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts';
+import { describeListing, fetchPage, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
+import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
+import { type Learned, type ListingContext, learnListings } from '../core/run/learn.ts';
+import { forAll } from '../core/run/property.ts';
+import { confirmed, enumerate, type Walk, walk } from '../core/run/walk.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
-import { confirmed, enumerate, type Walk, walk } from '../fixtures/walk.ts';
 
 /** At most this many statuses are checked one by one on the sandbox listing (the most frequent, and COMPLETED)… */
 const MAX_STATUSES = 12;

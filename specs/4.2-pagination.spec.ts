@@ -22,7 +22,7 @@ import {
   totalAgreementViolation,
   walkViolation,
 } from '../checks/pages.ts';
-import { ABSURD_OFFSET, absurdOffsetArb, limitArb, offsetArb, pageRequestArb } from '../fixtures/arbitraries.ts';
+import { ABSURD_OFFSET, absurdOffsetArb, limitArb, offsetArb, pageRequestArb } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
@@ -37,7 +37,8 @@ import {
   SPEC_STATUS,
   sandboxListing,
   withSelection,
-} from '../fixtures/listing.ts';
+} from '../core/model/listing.ts';
+import { assertNoViolation, excerpt } from '../core/model/verdict.ts';
 import {
   enumerateEach,
   type ListingCase,
@@ -46,11 +47,10 @@ import {
   references,
   sameSetTotal,
   unlessChanged,
-} from '../fixtures/listings.ts';
-import { forAll } from '../fixtures/property.ts';
+} from '../core/run/learn.ts';
+import { forAll } from '../core/run/property.ts';
+import { type Walk, walk } from '../core/run/walk.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation, excerpt } from '../fixtures/violation.ts';
-import { type Walk, walk } from '../fixtures/walk.ts';
 
 /** A walk at limit L reads at most this many pages. */
 const MAX_WALK_PAGES = 12;

@@ -12,14 +12,14 @@ import {
   unknownPathViolation,
 } from '../checks/auth.ts';
 import { isLiveKey } from '../checks/schemas.ts';
-import { accessProperty, merchantId } from '../fixtures/access.ts';
-import type { Target } from '../fixtures/config.ts';
-import { type Auth, asKey, NO_AUTH } from '../fixtures/http.ts';
-import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../fixtures/key-mutations.ts';
-import { paymentsPath, STATUS_PATH } from '../fixtures/listing.ts';
-import { probeSpellings } from '../fixtures/spellings.ts';
+import { type Auth, asKey, NO_AUTH } from '../core/client/http.ts';
+import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../core/generate/key-mutations.ts';
+import { paymentsPath, STATUS_PATH } from '../core/model/listing.ts';
+import { assertNoViolation } from '../core/model/verdict.ts';
+import { accessProperty, merchantId } from '../core/run/access-matrix.ts';
+import type { Target } from '../core/run/config.ts';
+import { probeSpellings } from '../core/run/spellings.ts';
 import { type CheckContext, settle, test } from '../fixtures/test.ts';
-import { assertNoViolation } from '../fixtures/violation.ts';
 
 /** Paths no endpoint of the spec serves: a sibling of the list, another version segment, a sibling of status. */
 const unknownPaths = (t: Target) => [

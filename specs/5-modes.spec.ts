@@ -5,10 +5,7 @@
  */
 import { allowedViolation, firstViolation, otherModeViolation } from '../checks/auth.ts';
 import { type IsolatedListing, sharedRecordsViolation } from '../checks/isolation.ts';
-import { accessProperty } from '../fixtures/access.ts';
-import { NOTE } from '../fixtures/annotations.ts';
-import type { Target } from '../fixtures/config.ts';
-import { asKey } from '../fixtures/http.ts';
+import { asKey } from '../core/client/http.ts';
 import {
   describeListing,
   describeSelection,
@@ -16,11 +13,14 @@ import {
   paymentsPath,
   SELECTIONS,
   withSelection,
-} from '../fixtures/listing.ts';
-import type { RuleId } from '../fixtures/rules.ts';
+} from '../core/model/listing.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import { assertNoViolation } from '../core/model/verdict.ts';
+import { accessProperty } from '../core/run/access-matrix.ts';
+import type { Target } from '../core/run/config.ts';
+import { enumerate, Unusable } from '../core/run/walk.ts';
+import { NOTE } from '../fixtures/annotations.ts';
 import { type CheckContext, settle, test } from '../fixtures/test.ts';
-import { assertNoViolation } from '../fixtures/violation.ts';
-import { enumerate, Unusable } from '../fixtures/walk.ts';
 
 const sandboxMerchants = (target: Target) =>
   [target.merchants.sandbox, target.merchants.otherSandbox].filter((m): m is string => !!m);

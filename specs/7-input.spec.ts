@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
-import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../fixtures/arbitraries.ts';
-import type { ApiClient, Exchange } from '../fixtures/http.ts';
+import type { ApiClient, Exchange } from '../core/client/http.ts';
+import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   type Listing,
@@ -18,10 +18,10 @@ import {
   type Selection,
   SPEC_STATUS,
   withSelection,
-} from '../fixtures/listing.ts';
-import { forAll } from '../fixtures/property.ts';
+} from '../core/model/listing.ts';
+import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
+import { forAll } from '../core/run/property.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation, type Violation } from '../fixtures/violation.ts';
 
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
 const SELECTIONS_NEXT_TO: Selection[] = [{}, { status: SPEC_STATUS }, { sort: '-amount' }];

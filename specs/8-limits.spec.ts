@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { capNotationViolation, capViolation } from '../checks/envelope.ts';
-import { type OverCapLimit, overCapNotationArb } from '../fixtures/arbitraries.ts';
+import { type OverCapLimit, overCapNotationArb } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
@@ -19,11 +19,11 @@ import {
   requestQuery,
   SELECTIONS,
   withSelection,
-} from '../fixtures/listing.ts';
-import { references } from '../fixtures/listings.ts';
-import { forAll } from '../fixtures/property.ts';
+} from '../core/model/listing.ts';
+import { assertNoViolation } from '../core/model/verdict.ts';
+import { references } from '../core/run/learn.ts';
+import { forAll } from '../core/run/property.ts';
 import { settle, test } from '../fixtures/test.ts';
-import { assertNoViolation } from '../fixtures/violation.ts';
 
 interface CapCase {
   /** Readable listing and selection (indexes). */

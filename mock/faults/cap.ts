@@ -1,6 +1,6 @@
 /** Faults of the cap (§8): more than 100 records in one answer, or a clamp echoed wrongly. */
 import assert from 'node:assert/strict';
-import { TARGET } from '../target.ts';
+import { TARGET } from '../identity.ts';
 import { type Fault, fault } from './fault.ts';
 import { call, list, MERCHANTS, page } from './probe.ts';
 

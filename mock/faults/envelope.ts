@@ -1,6 +1,6 @@
 /** Faults of the listing envelope (§2), its echo (§4.2 rule 3) and the default limit (§4.2, §8). */
 import assert from 'node:assert/strict';
-import { TARGET } from '../target.ts';
+import { TARGET } from '../identity.ts';
 import { type Fault, fault } from './fault.ts';
 import { ids, list, MERCHANTS, page } from './probe.ts';
 

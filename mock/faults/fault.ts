@@ -2,7 +2,7 @@
  * The shape of a fault: a named single deviation, the rule (rules.md) it breaks, the hooks that make it, and
  * the HTTP probe that shows it. Adding a fault touches its catalogue file only (then `npm run docs`).
  */
-import type { RuleId } from '../../fixtures/rules.ts';
+import type { RuleId } from '../../core/model/rules.ts';
 import type { FaultHooks } from '../hooks.ts';
 import type { Probe } from './probe.ts';
 

@@ -3,7 +3,7 @@
  * sandbox path does, so a suite that walks only the sandbox listing misses them.
  */
 import assert from 'node:assert/strict';
-import type { Access } from '../access.ts';
+import type { Access } from '../authorize.ts';
 import { listingKey } from '../data.ts';
 import { type Fault, fault } from './fault.ts';
 import { amounts, ids, isSorted, KEYS, list, MERCHANTS, page, statuses } from './probe.ts';

@@ -5,9 +5,9 @@
  * itself never calls them. The self-tests reuse these helpers (tests/mock/support.ts).
  */
 import assert from 'node:assert/strict';
+import { TARGET } from '../identity.ts';
 import type { MockEnv } from '../index.ts';
 import { listPath } from '../routes.ts';
-import { TARGET } from '../target.ts';
 
 export const KEYS = TARGET.keys;
 export const MERCHANTS = TARGET.merchants;

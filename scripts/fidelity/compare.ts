@@ -1,17 +1,17 @@
 /** `npm run fidelity`'s pure part: the cases (the suite's builders and arbitraries), each answer judged by the
  * suite's checks, and the per-rule table of where two targets' answers differ. */
 import fc from 'fast-check';
-import { type AccessCase, expectedAccess } from '../../checks/access.ts';
+import { type AccessCase, expectedAccess } from '../../checks/access-oracle.ts';
 import * as envelope from '../../checks/envelope.ts';
 import { unknownStatusViolation } from '../../checks/filter.ts';
-import { ACCESS_RULES, accessCases, authOf } from '../../fixtures/access.ts';
-import * as arbitrary from '../../fixtures/arbitraries.ts';
-import { KEY_VARS, type KeySlot, type Target } from '../../fixtures/config.ts';
-import { authLabel, type Exchange, type QueryPairs } from '../../fixtures/http.ts';
-import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../../fixtures/listing.ts';
-import { RULES, type RuleId } from '../../fixtures/rules.ts';
-import { redact } from '../../fixtures/secrets.ts';
-import type { Violation } from '../../fixtures/violation.ts';
+import { authLabel, type Exchange, type QueryPairs } from '../../core/client/http.ts';
+import * as arbitrary from '../../core/generate/arbitraries.ts';
+import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../../core/model/listing.ts';
+import { RULES, type RuleId } from '../../core/model/rules.ts';
+import { redact } from '../../core/model/secrets.ts';
+import type { Violation } from '../../core/model/verdict.ts';
+import { ACCESS_RULES, accessCases, authOf } from '../../core/run/access-matrix.ts';
+import { KEY_VARS, type KeySlot, type Target } from '../../core/run/config.ts';
 
 /** An offset kept relative: as is (0, absurd offsets), a share of `total` (inside), or a distance from its end. */
 export type Offset = { abs: number } | { share: number } | { end: number };

@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import variables from '../../fixtures/variables.json' with { type: 'json' };
+import variables from '../../core/run/variables.json' with { type: 'json' };
 import { startMock } from '../../mock/index.ts';
 import { closedPort } from '../support/hostile-targets.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';

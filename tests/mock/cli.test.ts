@@ -9,9 +9,9 @@ import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, main, USAGE } from '../../mock/cli.ts';
-import { FAULTS } from '../../mock/faults.ts';
+import { FAULTS } from '../../mock/faults/index.ts';
+import { TARGET } from '../../mock/identity.ts';
 import { startMock, TEST_CA } from '../../mock/index.ts';
-import { TARGET } from '../../mock/target.ts';
 import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -11,8 +11,8 @@ import {
   STATUSES,
   statusQuota,
 } from '../../mock/data.ts';
+import { TARGET } from '../../mock/identity.ts';
 import { buildStore, type Row } from '../../mock/store.ts';
-import { TARGET } from '../../mock/target.ts';
 import { resolveVariants, VARIANT_DEFAULTS } from '../../mock/variants.ts';
 
 const dataset = generateDataset(TARGET.seed);

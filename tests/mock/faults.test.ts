@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RULES } from '../../fixtures/rules.ts';
+import { RULES } from '../../core/model/rules.ts';
+import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults/index.ts';
 import { probeContext } from '../../mock/faults/probe.ts';
-import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults.ts';
 import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/hooks.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 

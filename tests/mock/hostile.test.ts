@@ -8,12 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import { issueKeys } from '../../mock/auth.ts';
 import { generateDataset } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
-import { switchboard } from '../../mock/faults.ts';
+import { switchboard } from '../../mock/faults/index.ts';
+import { TARGET } from '../../mock/identity.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { querySettings } from '../../mock/params.ts';
 import { createMockServer, lastResort } from '../../mock/server.ts';
 import { buildStore } from '../../mock/store.ts';
-import { TARGET } from '../../mock/target.ts';
 import { VARIANT_DEFAULTS } from '../../mock/variants.ts';
 import { call, KEYS, leaksKey, list, MERCHANTS, type RawResponse, raw, rawGet } from './support.ts';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateDataset, listingKey, STATUSES } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
+import { TARGET } from '../../mock/identity.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import { TARGET } from '../../mock/target.ts';
 import { assertEnvelope, call, ids, list, MERCHANTS, type PaymentJson, page, walk } from './support.ts';
 
 let mock: RunningMock;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { type EnvelopeJson, KEYS, type PaymentJson, page, type Res } from '../../mock/faults/probe.ts';
-import { TARGET } from '../../mock/target.ts';
+import { TARGET } from '../../mock/identity.ts';
 
 export {
   type CallOptions,

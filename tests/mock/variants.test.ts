@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { generateDataset, listingKey } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
+import { TARGET } from '../../mock/identity.ts';
 import { startMock } from '../../mock/index.ts';
-import { TARGET } from '../../mock/target.ts';
 import {
   parseVariantArg,
   resolveVariants,

@@ -3,8 +3,8 @@
  * and prints how many it got (`reserve N BUDGET`), or sends N paced GETs through the suite's client to a URL
  * (`send N RPS URL`). Several of these share one ledger file, as Playwright's workers do.
  */
-import { ApiClient, NO_AUTH } from '../../fixtures/http.ts';
-import { openLedger } from '../../fixtures/ledger.ts';
+import { ApiClient, NO_AUTH } from '../../core/client/http.ts';
+import { openLedger } from '../../core/client/ledger.ts';
 import { testTarget } from './target.ts';
 
 const [mode, count, arg, url] = process.argv.slice(2);

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { base64Cores } from '../../fixtures/secrets.ts';
+import { base64Cores } from '../../core/model/secrets.ts';
 
 export interface Hit {
   file: string;

@@ -1,5 +1,5 @@
 /** A complete `Target` for unit tests: loopback, no pacing, small limits; each test overrides what it needs. */
-import type { Target } from '../../fixtures/config.ts';
+import type { Target } from '../../core/run/config.ts';
 
 export function testTarget(over: Partial<Target> = {}): Target {
   return {

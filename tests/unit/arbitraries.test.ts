@@ -18,8 +18,8 @@ import {
   repeatTo,
   sortArb,
   unknownStatusArb,
-} from '../../fixtures/arbitraries.ts';
-import { describeRequest, MAX_LIMIT, requestQuery } from '../../fixtures/listing.ts';
+} from '../../core/generate/arbitraries.ts';
+import { describeRequest, MAX_LIMIT, requestQuery } from '../../core/model/listing.ts';
 
 const SEED = 1712;
 const STATUSES = ['COMPLETED', 'PENDING', 'FAILED'];

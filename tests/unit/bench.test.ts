@@ -14,7 +14,7 @@ import {
   render,
   rows,
   runsOf,
-} from '../../scripts/bench.ts';
+} from '../../scripts/bench/main.ts';
 
 const runs = (seconds: number[], requests?: number[]) =>
   runsOf(seconds.map((s, i) => ({ seconds: s, exitCode: 0, requests: requests?.[i] })));

@@ -7,10 +7,10 @@ import {
   type Credential,
   expectedAccess,
   type MerchantRole,
-} from '../../checks/access.ts';
-import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../fixtures/access.ts';
-import type { KeySlot } from '../../fixtures/config.ts';
-import { keyMutations } from '../../fixtures/key-mutations.ts';
+} from '../../checks/access-oracle.ts';
+import { keyMutations } from '../../core/generate/key-mutations.ts';
+import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-matrix.ts';
+import type { KeySlot } from '../../core/run/config.ts';
 import { fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 

@@ -11,7 +11,7 @@ import {
   robustnessViolation,
   sizeViolation,
 } from '../../checks/envelope.ts';
-import { MAX_LIMIT } from '../../fixtures/listing.ts';
+import { MAX_LIMIT } from '../../core/model/listing.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 type Fields = Parameters<typeof envelope>[0];

@@ -9,9 +9,9 @@ import {
   totalAgreementViolation,
   walkViolation,
 } from '../../checks/pages.ts';
-import { asKey } from '../../fixtures/http.ts';
-import { identity } from '../../fixtures/listing.ts';
-import type { Page, Walk } from '../../fixtures/walk.ts';
+import { asKey } from '../../core/client/http.ts';
+import { identity } from '../../core/model/listing.ts';
+import type { Page, Walk } from '../../core/run/walk.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (i: number) => ({ id: `p${i}`, status: 'COMPLETED', amount: i });

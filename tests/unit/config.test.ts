@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { REDACTED, redact } from '../../core/model/secrets.ts';
 import {
   bundledMockPort,
   ConfigError,
@@ -10,9 +11,8 @@ import {
   loadEnvFiles,
   resolveTarget,
   type Target,
-} from '../../fixtures/config.ts';
-import mockTarget from '../../fixtures/mock-target.json' with { type: 'json' };
-import { REDACTED, redact } from '../../fixtures/secrets.ts';
+} from '../../core/run/config.ts';
+import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
 const TEST_KEY = 'sk_test_CfgUnitTestKey0a1b2c3';
 const LIVE_KEY = 'sk_live_CfgUnitLiveKey9z8y7x6';

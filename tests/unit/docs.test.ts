@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { RULES } from '../../fixtures/rules.ts';
+import { RULES } from '../../core/model/rules.ts';
 import { checkedIn, expectedDocs } from '../../scripts/docs.ts';
 
 for (const [path, expected] of expectedDocs()) {

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { AccessCase } from '../../checks/access.ts';
-import { ACCESS_RULES } from '../../fixtures/access.ts';
-import { ABSURD_OFFSET } from '../../fixtures/arbitraries.ts';
+import type { AccessCase } from '../../checks/access-oracle.ts';
+import { ABSURD_OFFSET } from '../../core/generate/arbitraries.ts';
+import { ACCESS_RULES } from '../../core/run/access-matrix.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import {
   bodyShape,
@@ -25,7 +25,7 @@ import {
   relative,
   ruleTable,
 } from '../../scripts/fidelity/compare.ts';
-import { main } from '../../scripts/fidelity.ts';
+import { main } from '../../scripts/fidelity/main.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const SECRET = 'sk_live_SECRETwrongSLOT9876';

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Target } from '../../fixtures/config.ts';
 import {
   ApiClient,
   asKey,
@@ -18,8 +17,9 @@ import {
   TARGET_GONE_AFTER,
   TargetGone,
   TransportError,
-} from '../../fixtures/http.ts';
-import { openLedger, resetLedger } from '../../fixtures/ledger.ts';
+} from '../../core/client/http.ts';
+import { openLedger, resetLedger } from '../../core/client/ledger.ts';
+import type { Target } from '../../core/run/config.ts';
 import { testTarget } from '../support/target.ts';
 
 // These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.

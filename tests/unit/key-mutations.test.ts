@@ -8,8 +8,8 @@ import {
   neverCreatedId,
   prefixLength,
   unknownKeyOfValidFormat,
-} from '../../fixtures/key-mutations.ts';
-import mockTarget from '../../fixtures/mock-target.json' with { type: 'json' };
+} from '../../core/generate/key-mutations.ts';
+import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
 /** Made-up keys covering the shapes that make a mutation inapplicable (no case to change, `_` at the ends). */
 const KEYS = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findKeyLeak } from '../../fixtures/leak.ts';
+import { findKeyLeak } from '../../core/client/leak.ts';
 
 const KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
 const SECRET = KEY.slice('sk_test_'.length); // 24 characters

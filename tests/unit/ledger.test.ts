@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openLedger, resetLedger, slotInterval } from '../../fixtures/ledger.ts';
+import { openLedger, resetLedger, slotInterval } from '../../core/client/ledger.ts';
 import { busiestWindow } from '../support/windows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-'));

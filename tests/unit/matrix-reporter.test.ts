@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import { registerSecret } from '../../fixtures/secrets.ts';
-import { FAULTS, type Fault } from '../../mock/faults.ts';
-import MatrixReporter from '../../reporters/matrix.ts';
+import { registerSecret } from '../../core/model/secrets.ts';
+import { FAULTS, type Fault } from '../../mock/faults/index.ts';
+import MatrixReporter from '../proof/judge.ts';
 
 type Annotation = { type: string; description?: string };
 

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { validateEnvelope, validatePayment } from '../../checks/schemas.ts';
-import mockTarget from '../../fixtures/mock-target.json' with { type: 'json' };
+import mockTarget from '../../mock/identity.json' with { type: 'json' };
 import envelopeSchema from '../../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../../schemas/payment.schema.json' with { type: 'json' };
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
-import { RULES } from '../../fixtures/rules.ts';
+import { RULES } from '../../core/model/rules.ts';
 import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
 import { writeConfigErrorMatrix } from '../../reporters/rule-matrix.ts';
 import { cleanMatrixRuns, fakeResult, fakeTest, runMatrix } from '../support/matrix-events.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Target } from '../../fixtures/config.ts';
-import { forAll, grepFor, propertySeed } from '../../fixtures/property.ts';
-import { RuleViolation, type Violation } from '../../fixtures/violation.ts';
+import { RuleViolation, type Violation } from '../../core/model/verdict.ts';
+import type { Target } from '../../core/run/config.ts';
+import { forAll, grepFor, propertySeed } from '../../core/run/property.ts';
 import { testTarget } from '../support/target.ts';
 
 function target(over: Partial<Target> = {}): Target {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';
-import { RULES } from '../../fixtures/rules.ts';
-import { registerSecret } from '../../fixtures/secrets.ts';
+import { RULES } from '../../core/model/rules.ts';
+import { registerSecret } from '../../core/model/secrets.ts';
 import { cleanMatrixRuns, fakeResult, fakeTest, requests, row, runMatrix as run } from '../support/matrix-events.ts';
 
 const KEY = 'sk_live_MatrixCANARYq7Z3xW9vB2n';

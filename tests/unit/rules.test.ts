@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isRuleId, RULES, rule, ruleIdOfTitle } from '../../fixtures/rules.ts';
+import { isRuleId, RULES, rule, ruleIdOfTitle } from '../../core/model/rules.ts';
 
 describe('RULES itself', () => {
   test('ids are unique, upper-case with hyphens; levels MUST or ADVISORY; sections cite §', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { containsSecret, REDACTED, redact, redactError, registerSecret } from '../../fixtures/secrets.ts';
+import { containsSecret, REDACTED, redact, redactError, registerSecret } from '../../core/model/secrets.ts';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 

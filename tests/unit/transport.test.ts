@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from 'proxy';
-import { createWire, describeTransport, isPermanent, type Wire } from '../../fixtures/transport.ts';
+import { createWire, describeTransport, isPermanent, type Wire } from '../../core/client/transport.ts';
 import { startMock } from '../../mock/index.ts';
 import { closedPort } from '../support/hostile-targets.ts';
 

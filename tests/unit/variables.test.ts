@@ -1,12 +1,12 @@
 /**
- * fixtures/variables.json is the one list of the variables a user sets: `--help` prints it and the README's table
+ * core/run/variables.json is the one list of the variables a user sets: `--help` prints it and the README's table
  * is generated from it. These tests keep it in step with the code that reads the environment and with the command.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { KEY_VARS, resolveTarget } from '../../fixtures/config.ts';
-import variables from '../../fixtures/variables.json' with { type: 'json' };
+import { KEY_VARS, resolveTarget } from '../../core/run/config.ts';
+import variables from '../../core/run/variables.json' with { type: 'json' };
 
 const ROOT = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -20,7 +20,7 @@ const INTERNAL = new Set(['CONFORMANCE_LEDGER', 'CONFORMANCE_PROBE_REQUESTS', 'T
 /** Read by undici or Node itself, named by the transport's messages. */
 const BY_THE_RUNTIME = new Set(['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS']);
 
-const files = ['playwright.config.ts', ...['fixtures/', 'checks/', 'specs/', 'reporters/'].flatMap(sources)];
+const files = ['playwright.config.ts', ...['core/', 'fixtures/', 'checks/', 'specs/', 'reporters/'].flatMap(sources)];
 const code = files.map(read).join('\n');
 /** Every variable the suite's code reads: env.X, env?.X, source.X, int('X', …) and the key slots. */
 const readByCode = new Set([
@@ -30,7 +30,7 @@ const readByCode = new Set([
 ]);
 const listed = new Set(variables.map((v) => v.name));
 
-describe('fixtures/variables.json', () => {
+describe('core/run/variables.json', () => {
   test('names every variable the suite reads (but its own internal ones), once', () => {
     assert.ok(readByCode.size > 20, 'the scan found the variables');
     const missing = [...readByCode].filter((name) => !listed.has(name) && !INTERNAL.has(name));
@@ -41,7 +41,7 @@ describe('fixtures/variables.json', () => {
   test('lists nothing the suite does not read, or the runtime for it', () => {
     const stale = [...listed].filter((name) => !readByCode.has(name) && !BY_THE_RUNTIME.has(name));
     assert.deepEqual(stale, []);
-    const transport = read('fixtures/transport.ts');
+    const transport = read('core/client/transport.ts');
     for (const name of BY_THE_RUNTIME) assert.ok(transport.includes(name), `${name} is not handled by the transport`);
   });
 

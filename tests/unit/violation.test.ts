@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Exchange } from '../../fixtures/http.ts';
-import { registerSecret } from '../../fixtures/secrets.ts';
+import type { Exchange } from '../../core/client/http.ts';
+import { registerSecret } from '../../core/model/secrets.ts';
 import {
   assertNoViolation,
   excerpt,
   formatViolation,
   RuleViolation,
   type Violation,
-} from '../../fixtures/violation.ts';
+} from '../../core/model/verdict.ts';
 
 const KEY = 'sk_test_ViolationCANARYabcdefgh12';
 registerSecret(KEY);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApiClient, Exchange, QueryPairs } from '../../fixtures/http.ts';
-import { asKey } from '../../fixtures/http.ts';
-import { confirmed, DataChanged, enumerate, pageHolding, Unusable, walk } from '../../fixtures/walk.ts';
+import type { ApiClient, Exchange, QueryPairs } from '../../core/client/http.ts';
+import { asKey } from '../../core/client/http.ts';
+import { confirmed, DataChanged, enumerate, pageHolding, Unusable, walk } from '../../core/run/walk.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 

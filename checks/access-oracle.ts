@@ -3,11 +3,12 @@
  * header spelling, endpoint, merchant, query — the rule that fixes its answer and the statuses that rule allows.
  * Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
-import type { KeySlot } from '../fixtures/config.ts';
-import type { Exchange, KeyMutation } from '../fixtures/http.ts';
-import { describeRequest, type PageRequest } from '../fixtures/listing.ts';
-import type { RuleId } from '../fixtures/rules.ts';
-import { excerpt, type Violation } from '../fixtures/violation.ts';
+
+import type { Exchange, KeyMutation } from '../core/client/http.ts';
+import { describeRequest, type PageRequest } from '../core/model/listing.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import { excerpt, type Violation } from '../core/model/verdict.ts';
+import type { KeySlot } from '../core/run/config.ts';
 
 export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
 export type Endpoint = 'status' | 'list';

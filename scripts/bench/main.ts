@@ -14,9 +14,9 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { paymentsPath } from '../fixtures/listing.ts';
-import mockTarget from '../fixtures/mock-target.json' with { type: 'json' };
-import { redact, registerSecret } from '../fixtures/secrets.ts';
+import { paymentsPath } from '../../core/model/listing.ts';
+import { redact, registerSecret } from '../../core/model/secrets.ts';
+import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
 export const RECORD = { seconds: 5.17, date: '2026-11-22' };

@@ -5,20 +5,20 @@
  * and carries the HTTP probe that shows its deviation (faults/probe.ts).
  */
 
-import { ACCESS_FAULTS } from './faults/access.ts';
-import { AUTH_FAULTS } from './faults/auth.ts';
-import { CAP_FAULTS } from './faults/cap.ts';
-import { ENVELOPE_FAULTS } from './faults/envelope.ts';
-import type { Fault } from './faults/fault.ts';
-import { FILTER_SORT_FAULTS } from './faults/filter-sort.ts';
-import { INPUT_FAULTS } from './faults/input.ts';
-import { KEY_FAULTS } from './faults/keys.ts';
-import { LIVE_FAULTS } from './faults/live.ts';
-import { PAGE_FAULTS } from './faults/pages.ts';
-import { PATH_FAULTS } from './faults/paths.ts';
-import { compileHooks, type Switchboard } from './hooks.ts';
+import { compileHooks, type Switchboard } from '../hooks.ts';
+import { ACCESS_FAULTS } from './access.ts';
+import { AUTH_FAULTS } from './auth.ts';
+import { CAP_FAULTS } from './cap.ts';
+import { ENVELOPE_FAULTS } from './envelope.ts';
+import type { Fault } from './fault.ts';
+import { FILTER_SORT_FAULTS } from './filter-sort.ts';
+import { INPUT_FAULTS } from './input.ts';
+import { KEY_FAULTS } from './keys.ts';
+import { LIVE_FAULTS } from './live.ts';
+import { PAGE_FAULTS } from './pages.ts';
+import { PATH_FAULTS } from './paths.ts';
 
-export { type Fault, FaultCrash } from './faults/fault.ts';
+export { type Fault, FaultCrash } from './fault.ts';
 
 /** The catalogue, in the order hooks run: the listing's faults first, then those of access. */
 export const FAULTS: readonly Fault[] = [

@@ -2,7 +2,7 @@
  * The mock's identity (keys, merchants, seed, ports, limits), read from the one fixture that names it.
  * Every other module takes these values from here; none repeats them.
  */
-import fixture from '../fixtures/mock-target.json' with { type: 'json' };
+import fixture from './identity.json' with { type: 'json' };
 
 export interface MockTarget {
   seed: number;

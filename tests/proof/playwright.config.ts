@@ -7,10 +7,10 @@
  * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names) narrows it for debugging.
  */
 import { defineConfig, type Project } from '@playwright/test';
-import { rule } from './fixtures/rules.ts';
-import type { MockProjectOptions } from './fixtures/test.ts';
-import { FAULTS } from './mock/faults.ts';
-import { VARIANT_DIMENSIONS } from './mock/variants.ts';
+import { rule } from '../../core/model/rules.ts';
+import type { MockProjectOptions } from '../../fixtures/test.ts';
+import { FAULTS } from '../../mock/faults/index.ts';
+import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
 
 type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
 
@@ -53,13 +53,13 @@ const projects: MatrixProject[] = [
 ].filter((p) => only.size === 0 || only.has(p.name));
 
 export default defineConfig<unknown, { mock: MockProjectOptions }>({
-  testDir: './specs',
+  testDir: '../../specs',
   fullyParallel: true,
   workers: 2,
   retries: 0,
   timeout: 120_000,
-  reporter: [['./reporters/matrix.ts', { outputDir: 'reports' }]],
-  outputDir: 'reports/matrix-results',
+  reporter: [['./judge.ts', { outputDir: 'reports' }]],
+  outputDir: '../../reports/proof-results',
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   projects,
 });

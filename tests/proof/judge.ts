@@ -8,10 +8,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { NOTE } from '../fixtures/annotations.ts';
-import { redact } from '../fixtures/secrets.ts';
-import { FAULTS } from '../mock/faults.ts';
-import { stripAnsi } from './ansi.ts';
+import { redact } from '../../core/model/secrets.ts';
+import { NOTE } from '../../fixtures/annotations.ts';
+import { FAULTS } from '../../mock/faults/index.ts';
+import { stripAnsi } from '../../reporters/ansi.ts';
 
 interface ProjectTally {
   tests: number;

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { statusOf } from '../checks/filter.ts';
-import { keyModes, sendCase } from '../fixtures/access.ts';
-import { ConfigError, resolveTarget, type Target } from '../fixtures/config.ts';
-import { ApiClient, asKey, BudgetExhausted, TargetGone, TransportError } from '../fixtures/http.ts';
-import { fetchPage, paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../fixtures/listing.ts';
-import { redact } from '../fixtures/secrets.ts';
-import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './fidelity/compare.ts';
+import { statusOf } from '../../checks/filter.ts';
+import { ApiClient, asKey, BudgetExhausted, TargetGone, TransportError } from '../../core/client/http.ts';
+import { fetchPage, paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../../core/model/listing.ts';
+import { redact } from '../../core/model/secrets.ts';
+import { keyModes, sendCase } from '../../core/run/access-matrix.ts';
+import { ConfigError, resolveTarget, type Target } from '../../core/run/config.ts';
+import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './compare.ts';
 
 export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]
   The env files are read like .env.example. --seed (1) and --runs (12) fix the cases; --out (reports) gets
