@@ -9,7 +9,9 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { resetLedger } from './core/client/ledger.ts';
-import { ConfigError, loadEnvFiles, resolveTarget, type Target } from './core/run/config.ts';
+import type { Target } from './core/model/target.ts';
+import { ConfigError, loadEnvFiles, resolveTarget } from './core/run/config.ts';
+import { bundledMockEnv } from './fixtures/mock-target.ts';
 import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
@@ -23,7 +25,7 @@ const own = (path: string) =>
 function validatedTarget(): Target {
   try {
     loadEnvFiles();
-    return resolveTarget(process.env);
+    return resolveTarget(process.env, bundledMockEnv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -4,11 +4,11 @@
  * Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
-import type { Exchange, KeyMutation } from '../core/client/http.ts';
+import type { KeyMutation, KeySlot } from '../core/model/credentials.ts';
+import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
-import type { KeySlot } from '../core/run/config.ts';
 
 export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
 export type Endpoint = 'status' | 'list';
@@ -63,7 +63,6 @@ const only =
   (...statuses: number[]) =>
   (s: number) =>
     statuses.includes(s);
-const is2xx = (s: number) => s >= 200 && s < 300;
 const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
 
 /** The keys that are valid as issued; revoked and rotated-out keys are refused (§7). */

@@ -3,7 +3,8 @@
  * `(exchange, what was sent) → Violation | undefined`. The specs decide which credential goes to which endpoint.
  * Error bodies are not shown by the spec (reading.md "Bodies and headers"): only the status is judged.
  */
-import type { Exchange } from '../core/client/http.ts';
+
+import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 
@@ -12,8 +13,6 @@ export type UnauthorizedRule = Extract<
   RuleId,
   'AUTH-MISSING' | 'AUTH-INVALID' | 'AUTH-REVOKED' | 'AUTH-FIRST' | 'ADV-SCHEME'
 >;
-
-const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** What went over the wire, for the Expected line: `Authorization: Bearer $API_TEST_KEY truncated … on GET /path`. */
 function sent(e: Exchange, why?: string): string {
@@ -36,20 +35,6 @@ export function unauthorizedViolation(rule: UnauthorizedRule, e: Exchange, why?:
       '2xx': rule === 'AUTH-MISSING' ? 'served without any key' : 'this credential was accepted',
       403: '403 says the key is valid but lacks a permission',
       404: 'the key check must come first: a 404 tells a caller what exists',
-    }),
-    exchange: e,
-  };
-}
-
-/** AUTH-FORBIDDEN: the restricted key is a valid key without the permission: 403, never 401, never 200. */
-export function forbiddenViolation(e: Exchange): Violation | undefined {
-  if (e.status === 403) return undefined;
-  return {
-    rule: 'AUTH-FORBIDDEN',
-    expected: `HTTP 403 for ${sent(e, 'a valid key lacking the permission')}`,
-    received: hint(e, {
-      '2xx': 'the missing permission is not enforced',
-      401: '401 says the key is invalid, but it is a valid key',
     }),
     exchange: e,
   };
@@ -88,17 +73,6 @@ export function otherModeViolation(e: Exchange): Violation | undefined {
       '2xx': 'a live key must not reach sandbox data',
       403: '§7 answers an object of the other mode with 404, not 403',
     }),
-    exchange: e,
-  };
-}
-
-/** ADV-UNKNOWN-MERCHANT: a valid key on a merchant that does not exist: 404 expected, 403 acceptable. */
-export function unknownMerchantViolation(e: Exchange): Violation | undefined {
-  if (e.status === 404 || e.status === 403) return undefined;
-  return {
-    rule: 'ADV-UNKNOWN-MERCHANT',
-    expected: `HTTP 404 (or 403) for ${sent(e, 'a valid key on a merchant that does not exist')}`,
-    received: hint(e, { '2xx': 'an unknown merchant id is served as if it existed' }),
     exchange: e,
   };
 }

@@ -2,12 +2,11 @@
  * Pure checks on one listing response: `(exchange, what was sent) → Violation | undefined`.
  * They read the response only; the specs decide which requests to send.
  */
-import type { Exchange } from '../core/client/http.ts';
+
+import { type Exchange, isClientError } from '../core/model/exchange.ts';
 import { MAX_LIMIT, readEnvelope, type Window } from '../core/model/listing.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
-
-const isClientError = (status: number) => status >= 400 && status < 500;
 
 /** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema. */
 export function envelopeViolation(e: Exchange): Violation | undefined {

@@ -4,7 +4,7 @@
  * pagination, so pages stay full while matches remain. An unknown value gives a 4xx or an empty 200.
  */
 
-import type { Exchange } from '../core/client/http.ts';
+import type { Exchange } from '../core/model/exchange.ts';
 import { readEnvelope } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
@@ -36,7 +36,7 @@ export function caseChanged(known: ReadonlySet<string>): string[] {
   return [...new Set(forms)].filter((s) => s !== '' && !known.has(s));
 }
 
-/** The unfiltered set a filter is judged against (a Walk fits): its records, `total`, and whether it was read whole. */
+/** The unfiltered set a filter is judged against (a ResultSet fits): its records, `total`, and whether it was read whole. */
 export interface Unfiltered {
   records: readonly unknown[];
   total: number;

@@ -4,11 +4,12 @@
  * Records are compared by identity per reading.md: the `id` field when every record of both sets has one,
  * otherwise the record's whole JSON.
  */
-import type { Exchange } from '../core/client/http.ts';
+
+import type { Exchange } from '../core/model/exchange.ts';
 import { identity, readEnvelope } from '../core/model/listing.ts';
+import type { Page } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
-import type { Page } from '../core/run/walk.ts';
 
 /** One enumerated listing: what it is (for the report), its records and the pages they came from. */
 export interface IsolatedListing {

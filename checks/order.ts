@@ -3,14 +3,15 @@
  * `amount` compares numerically (a number, or a numeric string), ascending for `sort=amount`, descending for
  * `sort=-amount`, across page boundaries; ties may come in any order, but the same on every request.
  */
-import type { Exchange } from '../core/client/http.ts';
+
+import type { Exchange } from '../core/model/exchange.ts';
 import { identity } from '../core/model/listing.ts';
+import { pageHolding, type ResultSet } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
-import { pageHolding, type Walk } from '../core/run/walk.ts';
 
-/** Records read page by page: their concatenation and the pages they came from (a Walk fits). */
-export type Walked = Pick<Walk, 'records' | 'pages'>;
+/** Records read page by page: their concatenation and the pages they came from (a ResultSet fits). */
+export type Walked = Pick<ResultSet, 'records' | 'pages'>;
 
 /** A sort value the spec defines. */
 export type AmountSort = 'amount' | '-amount';

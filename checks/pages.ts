@@ -3,10 +3,11 @@
  * whole result set (a walk at limit 100, fixtures/walk.ts). `(exchanges, what was sent, reference) →
  * Violation | undefined`; the specs decide which requests to send.
  */
-import type { Exchange } from '../core/client/http.ts';
+
+import type { Exchange } from '../core/model/exchange.ts';
 import { readEnvelope } from '../core/model/listing.ts';
+import { pageHolding, type ResultSet } from '../core/model/result-set.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
-import { pageHolding, type Walk } from '../core/run/walk.ts';
 
 /** Record identity (fixtures/listing.ts `identity`): the `id` field, or the whole record's JSON. */
 export type IdOf = (record: unknown) => string;
@@ -31,14 +32,14 @@ function showIds(ids: readonly string[]): string {
 }
 
 /**
- * PAG-TOTAL: every probe of one query (any window, any sort) reports the total of the reference read.
- * A probe that is not a usable 200 fails too: the probes are all requests the spec defines.
+ * PAG-TOTAL: every read of one query (any window, any sort) reports the total of the reference read.
+ * A read that is not a usable 200 fails too: they are all requests the spec defines.
  */
-export function totalAgreementViolation(reference: Sample, probe: Sample): Violation | undefined {
+export function totalAgreementViolation(reference: Sample, other: Sample): Violation | undefined {
   const ref = readEnvelope(reference.exchange);
-  const got = readEnvelope(probe.exchange);
+  const got = readEnvelope(other.exchange);
   if (!ref || !got) {
-    const bad = ref ? probe : reference;
+    const bad = ref ? other : reference;
     return {
       rule: 'PAG-TOTAL',
       expected: `HTTP 200 listing for ${bad.label}`,
@@ -49,17 +50,17 @@ export function totalAgreementViolation(reference: Sample, probe: Sample): Viola
   if (got.total === ref.total) return undefined;
   return {
     rule: 'PAG-TOTAL',
-    expected: `total ${ref.total} (as for ${reference.label}) for ${probe.label}`,
+    expected: `total ${ref.total} (as for ${reference.label}) for ${other.label}`,
     received: `total ${got.total} (${got.data.length} records on the page)`,
-    exchange: probe.exchange,
+    exchange: other.exchange,
     related: [reference.exchange],
   };
 }
 
-const exchanges = (pages: Walk['pages']) => pages.map((p) => p.exchange);
+const exchanges = (pages: ResultSet['pages']) => pages.map((p) => p.exchange);
 
 /** PAG-TOTAL: `total` equals the number of distinct records the limit-100 enumeration delivered. */
-export function countViolation(set: Walk, idOf: IdOf, label: string): Violation | undefined {
+export function countViolation(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
   if (!set.complete) return undefined; // only part of the set was read
   const distinct = new Set(set.records.map(idOf)).size;
   if (distinct === set.total) return undefined;
@@ -87,7 +88,7 @@ function firstDuplicate(ids: readonly string[]): [number, number] | undefined {
  * PAG-PARTITION: the limit-100 enumeration holds every record once: no record twice, and (unless capped) at
  * least `total` distinct records (fewer is a gap). More records than `total` is PAG-TOTAL's (countViolation).
  */
-export function enumerationViolation(set: Walk, idOf: IdOf, label: string): Violation | undefined {
+export function enumerationViolation(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
   const ids = set.records.map(idOf);
   const dup = firstDuplicate(ids);
   if (dup) {
@@ -113,7 +114,12 @@ export function enumerationViolation(set: Walk, idOf: IdOf, label: string): Viol
 }
 
 /** PAG-PARTITION: sorting does not change the result set: `other` (a sort of it) holds the same records. */
-export function sameSetViolation(base: Walk, other: Walk, idOf: IdOf, labels: [string, string]): Violation | undefined {
+export function sameSetViolation(
+  base: ResultSet,
+  other: ResultSet,
+  idOf: IdOf,
+  labels: [string, string],
+): Violation | undefined {
   if (!base.complete || !other.complete) return undefined;
   const a = new Set(base.records.map(idOf));
   const b = new Set(other.records.map(idOf));
@@ -134,9 +140,13 @@ export function sameSetViolation(base: Walk, other: Walk, idOf: IdOf, labels: [s
  * in its order: no record twice, none missing, each page the matching slice. When the enumeration was capped,
  * only the part it covers is compared.
  */
-export function walkViolation(w: Pick<Walk, 'pages' | 'limit'>, reference: Walk, idOf: IdOf): Violation | undefined {
+export function walkViolation(
+  w: Pick<ResultSet, 'pages' | 'limit'>,
+  reference: ResultSet,
+  idOf: IdOf,
+): Violation | undefined {
   const { pages, limit } = w;
-  const seen = new Map<string, Walk['pages'][number]>();
+  const seen = new Map<string, ResultSet['pages'][number]>();
   const walked: string[] = [];
   for (const page of pages) {
     const env = readEnvelope(page.exchange);
@@ -166,7 +176,7 @@ export function walkViolation(w: Pick<Walk, 'pages' | 'limit'>, reference: Walk,
   }
   const expected = reference.records.slice(0, pages.length * limit).map(idOf);
   const pageAt = (position: number) =>
-    pages[Math.min(Math.floor(position / limit), pages.length - 1)] as Walk['pages'][number];
+    pages[Math.min(Math.floor(position / limit), pages.length - 1)] as ResultSet['pages'][number];
   const missing = expected.filter((id) => !seen.has(id));
   if (missing.length > 0) {
     const at = expected.indexOf(missing[0] as string);
@@ -198,7 +208,7 @@ export function walkViolation(w: Pick<Walk, 'pages' | 'limit'>, reference: Walk,
 export function sliceViolation(
   e: Exchange,
   window: { offset: number; limit: number },
-  reference: Walk,
+  reference: ResultSet,
   idOf: IdOf,
 ): Violation | undefined {
   const env = readEnvelope(e);

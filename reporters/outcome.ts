@@ -10,6 +10,7 @@
  * A failure outranks everything: a rule seen broken is broken, even if the target went away afterwards.
  */
 import type { FullResult } from '@playwright/test/reporter';
+import type { Cause, Verdict } from '../core/model/verdict.ts';
 
 export type OutcomeResult = 'conformant' | 'nonconformant' | 'bad configuration' | 'inconclusive';
 
@@ -31,7 +32,9 @@ export interface Outcome {
 export interface JudgedRule {
   id: string;
   level: string;
-  verdict: string;
+  verdict: Verdict;
+  /** Why the rule has no pass or fail verdict (its most telling check's cause). */
+  cause?: Cause;
   evidence: string;
   checks: number;
 }
@@ -43,6 +46,8 @@ export interface RunFacts {
   globalErrors: string[];
   /** Requests that failed in transport after their retries. */
   transportFailures: number;
+  /** CONFORMANCE_STRICT=1: an advisory finding fails the run too. */
+  strict: boolean;
 }
 
 const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
@@ -52,11 +57,12 @@ const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
 });
 
 export function decideOutcome(facts: RunFacts): Outcome {
-  const failed = facts.rules.filter((r) => r.verdict === 'fail');
+  const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && r.verdict === 'advisory'));
   if (failed.length > 0) {
+    const strict = (r: JudgedRule) => (r.verdict === 'advisory' ? ', CONFORMANCE_STRICT=1' : '');
     return outcome(
       'nonconformant',
-      failed.map((r) => `${r.id} (${r.level}) failed: ${r.evidence}`),
+      failed.map((r) => `${r.id} (${r.level}${strict(r)}) failed: ${r.evidence}`),
     );
   }
   const must = facts.rules.filter((r) => r.level === 'MUST');
@@ -69,19 +75,21 @@ export function decideOutcome(facts: RunFacts): Outcome {
       : []),
     ...must.filter((r) => r.verdict === 'inconclusive').map((r) => `${r.id} inconclusive: ${r.evidence}`),
   ];
-  // Not one MUST check ran (CFG-KEYS is judged without one): nothing was judged, whatever the reason.
-  const ran = must.filter((r) => r.checks > 0 && (r.verdict === 'pass' || r.verdict === 'inconclusive'));
-  if (reasons.length === 0 && ran.length === 0) reasons.push('no MUST check ran');
+  const judged: Verdict[] = ['pass', 'inconclusive', 'not exercised'];
+  if (reasons.length === 0 && !must.some((r) => judged.includes(r.verdict))) reasons.push('no MUST check ran');
   if (reasons.length > 0) return outcome('inconclusive', reasons);
   const passed = must.filter((r) => r.verdict === 'pass').length;
-  const skipped = must.filter((r) => r.verdict === 'skipped').map((r) => r.id);
-  const notRun = must.filter((r) => r.verdict === 'not run').length;
-  const advisory = facts.rules.filter((r) => r.verdict === 'advisory').map((r) => r.id);
+  const ids = (rows: JudgedRule[]) => rows.map((r) => r.id).join(', ');
+  const notExercised = must.filter((r) => r.verdict === 'not exercised');
+  const needs = must.filter((r) => r.verdict === 'not run' && r.cause === 'needs input');
+  const notSelected = must.filter((r) => r.verdict === 'not run' && r.cause !== 'needs input').length;
+  const advisory = facts.rules.filter((r) => r.verdict === 'advisory');
   return outcome('conformant', [
     `${passed} MUST rule(s) passed`,
-    ...(skipped.length ? [`skipped for a missing optional input: ${skipped.join(', ')}`] : []),
-    ...(notRun ? [`${notRun} MUST rule(s) not selected`] : []),
-    ...(advisory.length ? [`advisory findings: ${advisory.join(', ')}`] : []),
+    ...(notExercised.length ? [`not exercised: ${notExercised.map((r) => `${r.id} (${r.evidence})`).join(', ')}`] : []),
+    ...(needs.length ? [`not run for a missing optional input: ${ids(needs)}`] : []),
+    ...(notSelected ? [`${notSelected} MUST rule(s) not selected`] : []),
+    ...(advisory.length ? [`advisory findings: ${ids(advisory)}`] : []),
   ]);
 }
 

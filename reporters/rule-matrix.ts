@@ -1,32 +1,41 @@
 /**
- * The rule matrix: at the end of every run, one row per rule of the catalogue with its verdict (pass, fail,
- * skipped with reason, inconclusive, advisory, not run), one line of evidence and the requests its checks
- * sent. Printed to the console and written to <outputDir>/conformance.md and conformance.json, with the run's
- * outcome and exit code (reporters/outcome.ts) and what decided it.
+ * The rule matrix: at the end of every run, one row per rule of the catalogue with its verdict, one line of evidence,
+ * its notes and the requests its checks sent — read by field from each check's record (core/model/verdict.ts), never
+ * from a message. Printed to the console and written to <outputDir>/conformance.md and conformance.json, with every
+ * check's record and the run's outcome and exit code (reporters/outcome.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+} from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
+import { type Cause, type CheckRecord, evidenceOf, SEVERITY, type Verdict } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
 import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
-
-export type Verdict = 'fail' | 'advisory' | 'inconclusive' | 'pass' | 'skipped' | 'not run';
-const SEVERITY: Verdict[] = ['fail', 'advisory', 'inconclusive', 'pass', 'skipped', 'not run'];
+import { recordOfResult } from './records.ts';
 
 export interface RuleRow {
   id: string;
   section: string;
   level: string;
   verdict: Verdict;
+  cause?: Cause;
   evidence: string;
   checks: number;
   requests: number;
+  notes: string[];
 }
 
-/** What conformance.json holds (schemaVersion 1). */
+/** What conformance.json holds. */
 export interface Summary {
   schemaVersion: number;
   /** The run's seed: FC_SEED reruns the same requests. */
@@ -35,25 +44,23 @@ export interface Summary {
   status: FullResult['status'];
   durationSeconds: number;
   requests: number;
-  probeRequests: number;
+  preflightRequests: number;
   requestMethods: string[];
   transportFailures: number;
   verdicts: Record<string, number>;
   rules: RuleRow[];
+  /** Every check's record, in catalogue order of their rules. */
+  checks: CheckRecord[];
 }
 
-interface CheckOutcome {
-  verdict: Verdict;
-  evidence: string;
-  requests: number;
-}
-
-/** Errors that say the target or the budget gave out, not that the target answered wrongly. */
-const UNJUDGED = /^(TransportError|TargetGone|BudgetExhausted)\b/m;
+/** conformance.json's layout version: bumped when a field changes meaning or goes away. */
+export const SCHEMA_VERSION = 2;
 
 export default class RuleMatrixReporter implements Reporter {
-  /** Each check's outcome by rule, keyed by test id: a retried check counts once, by its last attempt. */
-  private readonly outcomes = new Map<RuleId, Map<string, CheckOutcome>>();
+  /** Each selected check by test id, with its rule and title; the record replaces nothing until it ends. */
+  private readonly selected = new Map<string, { rule: RuleId; title: string }>();
+  /** Each check's record by test id: a retried check counts once, by its last attempt. */
+  private readonly records = new Map<string, CheckRecord>();
   private readonly globalErrors: string[] = [];
   private readonly outputDir: string;
   private started = Date.now();
@@ -62,8 +69,12 @@ export default class RuleMatrixReporter implements Reporter {
     this.outputDir = options.outputDir ?? 'reports';
   }
 
-  onBegin(): void {
+  onBegin(_config?: FullConfig, suite?: Suite): void {
     this.started = Date.now();
+    for (const test of suite?.allTests() ?? []) {
+      const rule = ruleIdOfTitle(test.title);
+      if (rule) this.selected.set(test.id, { rule, title: test.title });
+    }
   }
 
   /** Errors outside any check, e.g. global setup's "unreachable": the run could not judge. */
@@ -75,68 +86,42 @@ export default class RuleMatrixReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const id = ruleIdOfTitle(test.title);
-    if (!id) return;
-    // Playwright copies the result's runtime annotations onto the test before onTestEnd: read one list, not both.
-    const notes = result.annotations?.length ? result.annotations : test.annotations;
-    const note = (type: string) => notes.find((a) => a.type === type)?.description;
-    const requests = notes.filter((a) => a.type === 'requests').reduce((n, a) => n + Number(a.description ?? 0), 0);
-    let outcome: CheckOutcome;
-    if (result.status === 'passed') {
-      const advisory = note('advisory');
-      outcome = advisory
-        ? { verdict: 'advisory', evidence: evidenceOf(advisory), requests }
-        : { verdict: 'pass', evidence: test.title.slice(id.length + 1), requests };
-    } else if (result.status === 'skipped') {
-      const inconclusive = note('inconclusive');
-      const skip = flat(note('skip') ?? 'skipped');
-      // "not checked": the budget ran out or the target stopped answering before this check (fixtures/test.ts).
-      outcome =
-        inconclusive || skip.startsWith('not checked:')
-          ? { verdict: 'inconclusive', evidence: inconclusive ? flat(inconclusive) : skip, requests }
-          : { verdict: 'skipped', evidence: skip, requests };
-    } else {
-      const message = stripAnsi(result.errors.map((e) => e.message ?? '').join('\n'));
-      const unjudged = result.status !== 'failed' || UNJUDGED.test(message);
-      const evidence = result.status === 'failed' ? evidenceOf(message) : `${result.status} before it ended`;
-      outcome = { verdict: unjudged ? 'inconclusive' : 'fail', evidence, requests };
-    }
-    const capped = note('capped');
-    if (capped) outcome.evidence = `${outcome.evidence} [capped: ${capped}]`;
-    const checks = this.outcomes.get(id) ?? new Map<string, CheckOutcome>();
-    checks.set(test.id, outcome);
-    this.outcomes.set(id, checks);
+    const record = recordOfResult(test, result);
+    if (record) this.records.set(test.id, record);
   }
 
   // async only because Reporter types a returned status as a Promise; everything happens before it resolves.
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
-    const rows: RuleRow[] = RULES.map((r) => {
-      const list = [...(this.outcomes.get(r.id)?.values() ?? [])];
-      const requests = list.reduce((n, o) => n + o.requests, 0);
-      if (list.length === 0) {
-        const configured = r.id === 'CFG-KEYS' && result.status !== 'interrupted';
-        return {
-          ...base(r),
-          verdict: configured ? 'pass' : 'not run',
-          evidence: configured ? 'configured keys validated before any request' : 'no check selected',
-          checks: 0,
-          requests,
-        };
-      }
-      const worst = list.reduce((a, b) => (SEVERITY.indexOf(b.verdict) < SEVERITY.indexOf(a.verdict) ? b : a));
-      const passed = list.filter((o) => o.verdict === 'pass').length;
-      const cappedNote = list.find((o) => o.evidence.includes('[capped:'))?.evidence.match(/\[capped: .*\]$/)?.[0];
-      const evidence =
-        worst.verdict === 'pass'
-          ? `${passed}/${list.length} checks passed${cappedNote ? ` ${cappedNote}` : ''}`
-          : worst.evidence;
-      return { ...base(r), verdict: worst.verdict, evidence, checks: list.length, requests };
-    });
-    const probe = Number(process.env.CONFORMANCE_PROBE_REQUESTS ?? 0);
+    const stopped = result.status === 'interrupted' || result.status === 'timedout';
+    // A selected check that never ended did not run: the run was stopped first.
+    for (const [id, check] of this.selected) {
+      if (this.records.has(id)) continue;
+      const reason = stopped ? `the run was ${result.status} before it started` : 'it never started';
+      this.records.set(id, {
+        rule: check.rule,
+        check: check.title,
+        verdict: 'not run',
+        cause: 'interrupted',
+        reason,
+        reproduction: [],
+        requests: 0,
+        notes: [],
+      });
+    }
+    const checks = [...this.records.values()].sort(
+      (a, b) => RULES.findIndex((r) => r.id === a.rule) - RULES.findIndex((r) => r.id === b.rule),
+    );
+    const rows = RULES.map((r) =>
+      ruleRow(
+        r,
+        checks.filter((c) => c.rule === r.id),
+      ),
+    );
+    const preflight = Number(process.env.CONFORMANCE_PREFLIGHT_REQUESTS ?? 0);
     // The ledger counts every request of the run (retries, and checks whose worker was replaced);
     // without one, the checks' own counts.
     const ledger = openLedger();
-    const requests = ledger.sent() || rows.reduce((n, r) => n + r.requests, 0) + probe;
+    const requests = ledger.sent() || rows.reduce((n, r) => n + r.requests, 0) + preflight;
     const gone = ledger.transportFailures();
     const seconds = (Date.now() - this.started) / 1000;
     const counts = Object.fromEntries(SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
@@ -145,6 +130,7 @@ export default class RuleMatrixReporter implements Reporter {
       status: result.status,
       globalErrors: this.globalErrors,
       transportFailures: gone,
+      strict: process.env.CONFORMANCE_STRICT === '1',
     });
     const summary: Summary = {
       schemaVersion: SCHEMA_VERSION,
@@ -153,18 +139,19 @@ export default class RuleMatrixReporter implements Reporter {
       status: result.status,
       durationSeconds: Number(seconds.toFixed(2)),
       requests,
-      probeRequests: probe,
+      preflightRequests: preflight,
       requestMethods: ['GET'],
       transportFailures: gone,
       verdicts: counts,
       rules: rows,
+      checks,
     };
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(`${this.outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
     writeFileSync(`${this.outputDir}/conformance.md`, redact(markdown(rows, summary)));
     // A run that judged nothing (an unreachable target, a bad grep) prints no table of "not run" rows: the
     // error above says why, once.
-    const judged = rows.some((r) => r.checks > 0);
+    const judged = checks.some((c) => c.verdict !== 'not run');
     const md = shortPath(`${this.outputDir}/conformance.md`);
     if (judged) console.log(redact(consoleTable(rows, summary, md)));
     else console.log(`Outcome: ${outcome.result} (exit ${outcome.exitCode}): no check ran. Matrix: ${md}`);
@@ -177,8 +164,20 @@ export default class RuleMatrixReporter implements Reporter {
   }
 }
 
-/** conformance.json's layout version: bumped when a field changes meaning or goes away. */
-export const SCHEMA_VERSION = 1;
+/** A rule's row: the most telling verdict of its checks (SEVERITY), its evidence, notes and requests. */
+export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
+  const base = { id: r.id, section: r.section, level: r.level };
+  const requests = checks.reduce((n, c) => n + c.requests, 0);
+  const notes = [...new Set(checks.flatMap((c) => c.notes))];
+  if (checks.length === 0) {
+    return { ...base, verdict: 'not run', cause: 'not selected', evidence: 'not selected', checks: 0, requests, notes };
+  }
+  const worst = checks.reduce((a, b) => (SEVERITY.indexOf(b.verdict) < SEVERITY.indexOf(a.verdict) ? b : a));
+  const passed = checks.filter((c) => c.verdict === 'pass').length;
+  const evidence = worst.verdict === 'pass' ? `${passed}/${checks.length} checks passed` : evidenceOf(worst);
+  const cause = worst.cause ? { cause: worst.cause } : {};
+  return { ...base, verdict: worst.verdict, ...cause, evidence, checks: checks.length, requests, notes };
+}
 
 /**
  * The rule matrix of a run the config loader refused (playwright.config.ts, before any request): the outcome
@@ -186,7 +185,15 @@ export const SCHEMA_VERSION = 1;
  */
 export function writeConfigErrorMatrix(outputDir: string, problems: string[]): void {
   const outcome = badConfiguration(problems);
-  const summary = { schemaVersion: SCHEMA_VERSION, seed: null, outcome, status: 'not started', requests: 0, rules: [] };
+  const summary = {
+    schemaVersion: SCHEMA_VERSION,
+    seed: null,
+    outcome,
+    status: 'not started',
+    requests: 0,
+    rules: [],
+    checks: [],
+  };
   mkdirSync(outputDir, { recursive: true });
   writeFileSync(`${outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
   const md = [
@@ -213,31 +220,19 @@ function shortPath(path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
-const flat = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
-
-function base(r: (typeof RULES)[number]) {
-  return { id: r.id, section: r.section, level: r.level };
-}
-
-/** The most telling line of a failure: its "Received:" line, else its first line. */
-function evidenceOf(message: string): string {
-  const clean = stripAnsi(message);
-  const received = clean.split('\n').find((l) => l.trim().startsWith('Received:'));
-  const line = (received ?? clean.split('\n')[0] ?? '').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
+const withNotes = (r: RuleRow) => (r.notes.length ? `${r.evidence} [${r.notes.join('; ')}]` : r.evidence);
 
 function consoleTable(rows: RuleRow[], s: Summary, matrix: string): string {
   const w = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map(
     (r) =>
-      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(12)}  ${String(r.requests).padStart(5)}  ${r.evidence}`,
+      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(13)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
   );
-  const head = `  ${'rule'.padEnd(w)}  level     verdict       reqs  evidence`;
+  const head = `  ${'rule'.padEnd(w)}  level     verdict        reqs  evidence`;
   const gone = s.transportFailures
     ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
     : [];
-  const probe = s.probeRequests ? `, ${s.probeRequests} of them the reachability probe` : '';
+  const preflight = s.preflightRequests ? `, ${s.preflightRequests} of them the preflight` : '';
   const verdicts = SEVERITY.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${v}`);
   const { result, exitCode, decidedBy } = s.outcome;
   const more = decidedBy.length > 3 ? `; and ${decidedBy.length - 3} more` : '';
@@ -248,7 +243,7 @@ function consoleTable(rows: RuleRow[], s: Summary, matrix: string): string {
     ...lines,
     '',
     ...gone,
-    `Requests sent: ${s.requests} (GET only${probe}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
+    `Requests sent: ${s.requests} (GET only${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrix}`,
     `Outcome: ${result} (exit ${exitCode}): ${decidedBy.slice(0, 3).join('; ')}${more}`,
   ].join('\n');
@@ -267,7 +262,7 @@ function markdown(rows: RuleRow[], s: Summary): string {
     '',
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.id} | ${r.section} | ${r.level} | ${r.verdict} | ${r.requests} | ${esc(r.evidence)} |`),
+    ...rows.map((r) => `| ${r.id} | ${r.section} | ${r.level} | ${r.verdict} | ${r.requests} | ${esc(withNotes(r))} |`),
     '',
   ].join('\n');
 }

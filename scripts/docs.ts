@@ -1,6 +1,6 @@
 /**
  * `npm run docs`: writes the tables that derive from the rule catalogue, the fault catalogue, the variant
- * dimensions and the variables (fixtures/variables.json, which `--help` prints too): docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
+ * dimensions and the variables (core/run/variables.json, which `--help` prints too): docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
  * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,9 +23,9 @@ const table = (head: string[], rows: string[][]) =>
     '\n',
   );
 
-/** Which spec files hold checks of each rule: test titles start with the rule id. CFG-KEYS lives in the config. */
+/** Which spec files hold checks of each rule: test titles start with the rule id. */
 export function checkedIn(): Map<string, string[]> {
-  const where = new Map<string, string[]>([['CFG-KEYS', ['fixtures/config.ts']]]);
+  const where = new Map<string, string[]>();
   for (const file of readdirSync(new URL('specs/', ROOT)).sort()) {
     const text = read(`specs/${file}`);
     for (const r of RULES) {
@@ -56,7 +56,7 @@ function rulesPage(): string {
   return [
     '# Rule catalogue',
     '',
-    '<!-- Generated from fixtures/rules.ts by `npm run docs`; edit the catalogue, not this page. -->',
+    '<!-- Generated from core/model/rules.ts by `npm run docs`; edit the catalogue, not this page. -->',
     '',
     'Every check of the suite carries one of these ids first in its test title and in its failure message, so',
     'a failure leads to the spec section in one hop, and `npm run conformance -- --grep PAG-` runs one group. Sections',

@@ -5,8 +5,8 @@
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
  *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
  *   5. one seed, the same requests: two runs with one FC_SEED send the same set of requests, another seed another
- *   6. the matrix: the suite against every mock fault (each must be caught by its rule) and every legal
- *      variant (each must pass) — reports/mutation.json, reports/specificity.json
+ *   6. proof: the suite against every mock fault (each must be caught by its rule) and every legal
+ *      variant (each must pass) — reports/mutation.json, reports/specificity.json (tests/proof/)
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
@@ -21,6 +21,7 @@ import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
+import { runSuite } from '../tests/support/run-suite.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 
 interface Stage {
@@ -86,9 +87,9 @@ await stage('unit', () => {
   const failed = count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0);
   return { passed, failed, note: `${passed} passed, ${count('fail')} failed (node:test, ${tap})` };
 });
-await stage('conformance', () =>
+await stage('conformance', async () =>
   passFail(
-    run('node', ['bin/payment-api-conformance.js']) === 0,
+    (await runSuite(process.env, { inherit: true })).status === 0,
     'npm run conformance against the bundled mock: exit 0, conformant',
   ),
 );
@@ -100,15 +101,16 @@ await stage('seed', async () => {
   for (const p of r.problems) console.log(`FAIL ${p}`);
   return passFail(
     r.problems.length === 0,
-    `seed ${r.seeds[0]} twice: ${r.sizes[0]} and ${r.sizes[1]} distinct requests, the same set; seed ${r.seeds[1]}: ${r.sizes[2]}, another`,
+    `seed ${r.seeds[0]} twice: ${r.sizes[0]} and ${r.sizes[1]} distinct requests${r.problems.length ? '' : ', the same set'}; seed ${r.seeds[1]}: ${r.sizes[2]}${r.problems.length ? '' : ', another'}`,
   );
 });
-await stage('matrix', () => {
+await stage('proof', () => {
   const code = run('node', ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/proof/playwright.config.ts']);
   const read = (f: string) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined);
   const mutation = read('reports/mutation.json');
   const specificity = read('reports/specificity.json');
-  if (!mutation || !specificity) return { passed: 0, failed: 1, note: `matrix produced no verdict (exit ${code})` };
+  if (!mutation || !specificity)
+    return { passed: 0, failed: 1, note: `the proof runs produced no verdict (exit ${code})` };
   const passed = mutation.caught + specificity.clean;
   const failed =
     mutation.total -

@@ -4,10 +4,10 @@
  * the pages past the end.
  */
 import { envelopeViolation } from '../checks/envelope.ts';
-import type { Exchange } from '../core/client/http.ts';
+import { fetchPage } from '../core/client/http.ts';
+import type { Exchange } from '../core/model/exchange.ts';
 import {
   describeListing,
-  fetchPage,
   liveListing,
   readableListings,
   readEnvelope,

@@ -4,10 +4,10 @@
  * the status endpoint accepts it too, and the scheme's case changes nothing (RFC 9110 §11.1).
  */
 import { statusAcceptedViolation } from '../checks/auth.ts';
-import { asKey } from '../core/client/http.ts';
+import { asKey } from '../core/model/credentials.ts';
 import { STATUS_PATH } from '../core/model/listing.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty } from '../core/run/access-matrix.ts';
+import { accessProperty } from '../core/run/access-property.ts';
 import { settle, test } from '../fixtures/test.ts';
 
 test.describe('§4.1 Get API status', () => {
@@ -36,8 +36,8 @@ test.describe('§4.1 Get API status', () => {
   // case-insensitive; a query changes nothing.
   test(
     'AUTH-STATUS every valid key (test, live, restricted) is accepted in every spelling, with any query',
-    settle(async ({ api, target, rule }) => {
-      await accessProperty(api, target, rule);
+    settle(async (ctx) => {
+      await accessProperty(ctx);
     }),
   );
 });

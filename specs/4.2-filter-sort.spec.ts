@@ -23,12 +23,15 @@ import {
   tieSplittingLimits,
   walkLimits,
 } from '../checks/order.ts';
+import { fetchPage } from '../core/client/http.ts';
 import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts';
-import { describeListing, fetchPage, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
+import { describeListing, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
+import type { ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
-import { type Learned, type ListingContext, learnListings } from '../core/run/learn.ts';
+import type { CheckContext } from '../core/run/check.ts';
+import { type Learned, learnListings } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
-import { confirmed, enumerate, type Walk, walk } from '../core/run/walk.ts';
+import { confirmed, enumerate, walk } from '../core/run/walk.ts';
 import { settle, test } from '../fixtures/test.ts';
 
 /** At most this many statuses are checked one by one on the sandbox listing (the most frequent, and COMPLETED)… */
@@ -47,23 +50,23 @@ const statusCases = (learned: Learned[]) =>
   learned.flatMap((l, i) => statusesOf(l, i).map((status) => ({ l, status })));
 
 /** The number of `status` records: counted in the unfiltered set, or the filtered total when that set was capped. */
-async function matchCount(ctx: ListingContext, l: Learned, status: string) {
-  const range = expectedMatches(l.all, status);
+async function matchCount(ctx: CheckContext, l: Learned, status: string) {
+  const range = expectedMatches(l.set, status);
   if (range.min === range.max) return range.min;
-  return (await enumerate(ctx.api, ctx.target, withSelection(l.listing, { status }), ctx.rule)).total;
+  return (await enumerate(ctx, withSelection(l.listing, { status }))).total;
 }
 
 /** Before a count-based violation is reported: the unfiltered total must not have moved (else the data changed). */
-const unlessChanged = (ctx: ListingContext, l: Learned, v: Violation | undefined) =>
-  confirmed(ctx.api, l.listing, l.all.total, v);
+const unlessChanged = (ctx: CheckContext, l: Learned, v: Violation | undefined) =>
+  confirmed(ctx, l.listing, l.set.total, v);
 
 /** The sorted result sets (at limit 100) of a listing, filtered by `status` or not, in both directions. */
-async function sortedSets(ctx: ListingContext, l: Learned, status?: string) {
-  const sets = new Map<AmountSort, Walk>();
+async function sortedSets(ctx: CheckContext, l: Learned, status?: string) {
+  const sets = new Map<AmountSort, ResultSet>();
   for (const sort of AMOUNT_SORTS) {
-    sets.set(sort, await enumerate(ctx.api, ctx.target, withSelection(l.listing, { status, sort }), ctx.rule));
+    sets.set(sort, await enumerate(ctx, withSelection(l.listing, { status, sort })));
   }
-  return (sort: AmountSort) => sets.get(sort) as Walk;
+  return (sort: AmountSort) => sets.get(sort) as ResultSet;
 }
 
 test.describe('§4.2 List payments: filter[status]', () => {
@@ -73,9 +76,9 @@ test.describe('§4.2 List payments: filter[status]', () => {
     'FLT-STATUS filter[status]=S lists only S records, total = the S records of the unfiltered set (each status, every listing)',
     settle(async (ctx) => {
       for (const { l, status } of statusCases(await learnListings(ctx))) {
-        const set = await enumerate(ctx.api, ctx.target, withSelection(l.listing, { status }), ctx.rule);
+        const set = await enumerate(ctx, withSelection(l.listing, { status }));
         const first = set.pages[0]?.exchange;
-        const total = first && filteredTotalViolation(first, status, expectedMatches(l.all, status), l.all.total);
+        const total = first && filteredTotalViolation(first, status, expectedMatches(l.set, status), l.set.total);
         assertNoViolation(statusViolation(set, status, ctx.rule) ?? (await unlessChanged(ctx, l, total)));
       }
     }),
@@ -95,12 +98,10 @@ test.describe('§4.2 List payments: filter[status]', () => {
       ];
       const listingOf = ({ i, value }: { i: number; value: string }) =>
         withSelection((learned[i] as Learned).listing, { status: value });
-      await forAll(
-        ctx.target,
-        arb,
-        async (c) => unknownStatusViolation(await fetchPage(ctx.api, listingOf(c)), c.value),
-        { describe: (c) => describeListing(listingOf(c)), examples },
-      );
+      await forAll(ctx, arb, async (c) => unknownStatusViolation(await fetchPage(ctx.api, listingOf(c)), c.value), {
+        describe: (c) => describeListing(listingOf(c)),
+        examples,
+      });
     }),
   );
 
@@ -112,13 +113,13 @@ test.describe('§4.2 List payments: filter[status]', () => {
         const n = await matchCount(ctx, l, status);
         const limit = Math.min(MAX_LIMIT, Math.max(1, Math.ceil(n / 4)));
         const listing = withSelection(l.listing, { status });
-        const w = await walk(ctx.api, ctx.target, listing, { limit, rule: ctx.rule, maxPages: MAX_WALK_PAGES });
+        const w = await walk(ctx, listing, { limit, maxPages: MAX_WALK_PAGES });
         for (const page of w.pages) {
           assertNoViolation(fullPageViolation(page.exchange, status, { offset: page.offset, limit }, n));
         }
-        if (!w.complete || !l.all.complete) continue;
+        if (!w.complete || !l.set.complete) continue;
         const label = `${describeListing(listing)} read at limit ${limit}: the ${n} ${status} records of the unfiltered set`;
-        const v = permutationViolation(w, withStatus(l.all.records, status), ctx.rule, label);
+        const v = permutationViolation(w, withStatus(l.set.records, status), ctx.rule, label);
         assertNoViolation(await unlessChanged(ctx, l, v));
       }
     }),
@@ -146,7 +147,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
         return { c, listing: withSelection(c.l.listing, { status: c.status }) };
       };
       await forAll(
-        ctx.target,
+        ctx,
         arb,
         async ({ k, offset, limit }) => {
           const { c, listing } = listingOf(k);
@@ -171,8 +172,8 @@ test.describe('§4.2 List payments: sort', () => {
           const set = sorted(sort);
           const label = `${describeListing(set.listing)} read at limit ${MAX_LIMIT}`;
           const same =
-            l.all.complete && set.complete
-              ? permutationViolation(set, l.all.records, ctx.rule, `${label}: the unsorted set`)
+            l.set.complete && set.complete
+              ? permutationViolation(set, l.set.records, ctx.rule, `${label}: the unsorted set`)
               : undefined;
           assertNoViolation(sortViolation(set, sort, ctx.rule, label) ?? (await unlessChanged(ctx, l, same)));
         }
@@ -186,10 +187,10 @@ test.describe('§4.2 List payments: sort', () => {
     'SRT-AMOUNT pages at any limit concatenate to the same sorted sequence (ties in one order on every request, every listing)',
     settle(async (ctx) => {
       const learned = await learnListings(ctx);
-      const refs: Array<(s: AmountSort) => Walk> = [];
+      const refs: Array<(s: AmountSort) => ResultSet> = [];
       for (const l of learned) refs.push(await sortedSets(ctx, l));
-      const ref = (i: number, sort: AmountSort) => (refs[i] as (s: AmountSort) => Walk)(sort);
-      const limits = (i: number) => walkLimits((learned[i] as Learned).all.total, MAX_WALK_PAGES);
+      const ref = (i: number, sort: AmountSort) => (refs[i] as (s: AmountSort) => ResultSet)(sort);
+      const limits = (i: number) => walkLimits((learned[i] as Learned).set.total, MAX_WALK_PAGES);
       const arb = fc
         .record({ i: fc.nat({ max: learned.length - 1 }), sort: fc.constantFrom(...AMOUNT_SORTS) })
         .chain(({ i, sort }) => fc.integer(limits(i)).map((limit) => ({ i, sort, limit })));
@@ -202,13 +203,13 @@ test.describe('§4.2 List payments: sort', () => {
         }),
       );
       await forAll(
-        ctx.target,
+        ctx,
         arb,
         async ({ i, sort, limit }) => {
           const l = learned[i] as Learned;
           const listing = withSelection(l.listing, { sort });
-          const w = await walk(ctx.api, ctx.target, listing, { limit, rule: ctx.rule, maxPages: MAX_WALK_PAGES });
-          const expected = l.all.complete ? l.all.records : undefined;
+          const w = await walk(ctx, listing, { limit, maxPages: MAX_WALK_PAGES });
+          const expected = l.set.complete ? l.set.records : undefined;
           const label = `${describeListing(listing)} read at limit ${limit}`;
           return unlessChanged(ctx, l, orderedWalkViolation(w, sort, ref(i, sort), expected, ctx.rule, label));
         },
@@ -231,8 +232,8 @@ test.describe('§4.2 List payments: sort', () => {
           const set = sorted(sort);
           const label = `${describeListing(set.listing)} read at limit ${MAX_LIMIT}`;
           const same =
-            l.all.complete && set.complete
-              ? permutationViolation(set, withStatus(l.all.records, status), ctx.rule, label)
+            l.set.complete && set.complete
+              ? permutationViolation(set, withStatus(l.set.records, status), ctx.rule, label)
               : undefined;
           assertNoViolation(
             statusViolation(set, status, ctx.rule) ??
@@ -248,9 +249,9 @@ test.describe('§4.2 List payments: sort', () => {
     'SRT-FILTER filtered and sorted pages at any limit concatenate to the same sorted sequence (every listing)',
     settle(async (ctx) => {
       const cases = statusCases(await learnListings(ctx));
-      const refs: Array<(s: AmountSort) => Walk> = [];
+      const refs: Array<(s: AmountSort) => ResultSet> = [];
       for (const { l, status } of cases) refs.push(await sortedSets(ctx, l, status));
-      const ref = (k: number, sort: AmountSort) => (refs[k] as (s: AmountSort) => Walk)(sort);
+      const ref = (k: number, sort: AmountSort) => (refs[k] as (s: AmountSort) => ResultSet)(sort);
       const limits = (k: number) => walkLimits(ref(k, 'amount').total, MAX_WALK_PAGES);
       const arb = fc
         .record({ k: fc.nat({ max: cases.length - 1 }), sort: fc.constantFrom(...AMOUNT_SORTS) })
@@ -265,18 +266,17 @@ test.describe('§4.2 List payments: sort', () => {
         return withSelection(c.l.listing, { status: c.status, sort });
       };
       await forAll(
-        ctx.target,
+        ctx,
         arb,
         async (v) => {
           const { l, status } = cases[v.k] as (typeof cases)[number];
           const listing = listingOf(v);
-          const w = await walk(ctx.api, ctx.target, listing, {
+          const w = await walk(ctx, listing, {
             limit: v.limit,
-            rule: ctx.rule,
             maxPages: MAX_WALK_PAGES,
           });
           const label = `${describeListing(listing)} read at limit ${v.limit}`;
-          const expected = l.all.complete ? withStatus(l.all.records, status) : undefined;
+          const expected = l.set.complete ? withStatus(l.set.records, status) : undefined;
           return unlessChanged(
             ctx,
             l,

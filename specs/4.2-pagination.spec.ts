@@ -22,11 +22,11 @@ import {
   totalAgreementViolation,
   walkViolation,
 } from '../checks/pages.ts';
+import { fetchPage } from '../core/client/http.ts';
 import { ABSURD_OFFSET, absurdOffsetArb, limitArb, offsetArb, pageRequestArb } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
-  fetchPage,
   identity,
   liveListing,
   MAX_LIMIT,
@@ -38,6 +38,7 @@ import {
   sandboxListing,
   withSelection,
 } from '../core/model/listing.ts';
+import type { ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation, excerpt } from '../core/model/verdict.ts';
 import {
   enumerateEach,
@@ -49,7 +50,7 @@ import {
   unlessChanged,
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
-import { type Walk, walk } from '../core/run/walk.ts';
+import { walk } from '../core/run/walk.ts';
 import { settle, test } from '../fixtures/test.ts';
 
 /** A walk at limit L reads at most this many pages. */
@@ -133,17 +134,17 @@ async function anyRequests(ctx: Parameters<typeof learnListings>[0]) {
   const learned = await learnListings(ctx);
   const arb = fc
     .nat({ max: learned.length - 1 })
-    .chain((i) => pageRequestArb(learned[i]?.all.total ?? 0, learned[i]?.statuses ?? []).map((r) => ({ i, r })));
+    .chain((i) => pageRequestArb(learned[i]?.set.total ?? 0, learned[i]?.statuses ?? []).map((r) => ({ i, r })));
   const sandbox = learned[0];
-  const t = sandbox?.all.total ?? 0;
-  const completed = sandbox?.all.records.filter((r) => (r as { status?: unknown }).status === SPEC_STATUS).length ?? 0;
+  const t = sandbox?.set.total ?? 0;
+  const completed = sandbox?.set.records.filter((r) => (r as { status?: unknown }).status === SPEC_STATUS).length ?? 0;
   const examples: ListingCase[] = [
     ...on(0, {}, { offset: 0 }, { limit: 1 }, { offset: 5, limit: 7 }, { offset: Math.max(0, t - 1), limit: 10 }),
     ...on(0, { offset: Math.max(0, t - 3), limit: 100 }, { offset: t + 1, limit: 10 }, { offset: t + 1000 }),
     ...on(0, { limit: MAX_LIMIT + 1 }, { offset: 3, limit: 10, status: SPEC_STATUS, sort: '-amount' }),
     ...on(0, { offset: completed + 1, limit: 5, status: SPEC_STATUS }),
     ...learned.slice(1).flatMap((l, k) => {
-      const n = l.all.total;
+      const n = l.set.total;
       return on(k + 1, {}, { offset: Math.max(0, n - 2), limit: 5 }, { offset: 1, limit: 10, status: SPEC_STATUS });
     }),
   ];
@@ -201,7 +202,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
   test(
     'PAG-PARTITION the pages at limit 100 hold every record once, and the same records at every sort (any listing)',
     settle(async (ctx) => {
-      const unsorted = new Map<string, Walk>();
+      const unsorted = new Map<string, ResultSet>();
       for (const set of (await enumerateEach(ctx, SELECTIONS)).sets) {
         const { listing } = set;
         assertNoViolation(enumerationViolation(set, identity(set.records), describeListing(listing)));
@@ -221,7 +222,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
     settle(async (ctx) => {
       const { sets } = await enumerateEach(ctx, SELECTIONS);
       const covered = (k: number) => {
-        const set = sets[k] as Walk;
+        const set = sets[k] as ResultSet;
         return set.complete ? set.total : set.records.length;
       };
       // L runs from 100 down to the smallest limit that covers the set in MAX_WALK_PAGES pages; `below` shrinks
@@ -238,17 +239,17 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
         ...[1, 2].filter((i) => onListing(i) < sets.length).map((i) => ({ k: onListing(i), below: MAX_LIMIT - 9 })),
       ];
       await forAll(
-        ctx.target,
+        ctx,
         arb,
         async (v) => {
-          const set = sets[v.k] as Walk;
+          const set = sets[v.k] as ResultSet;
           const limit = limitOf(v);
-          const opts = { limit, rule: ctx.rule, maxPages: MAX_WALK_PAGES, total: set.total };
-          const w = await walk(ctx.api, ctx.target, set.listing, opts);
+          const opts = { limit, maxPages: MAX_WALK_PAGES, total: set.total };
+          const w = await walk(ctx, set.listing, opts);
           return walkViolation(w, set, identity(set.records));
         },
         {
-          describe: (v) => `${describeListing((sets[v.k] as Walk).listing)}, pages of limit=${limitOf(v)}`,
+          describe: (v) => `${describeListing((sets[v.k] as ResultSet).listing)}, pages of limit=${limitOf(v)}`,
           examples,
           numRuns: Math.min(ctx.target.fcNumRuns, examples.length + 2),
         },

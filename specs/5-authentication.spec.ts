@@ -4,6 +4,7 @@
  * reading.md "Keys, modes, merchants". The access-matrix checks draw their requests from fixtures/access.ts and
  * judge them with the oracle of checks/access.ts; each check covers the requests whose answer its rule fixes.
  */
+
 import {
   firstViolation,
   keyLeakViolation,
@@ -11,14 +12,15 @@ import {
   unauthorizedViolation,
   unknownPathViolation,
 } from '../checks/auth.ts';
+import { keyFormatViolation } from '../checks/keys.ts';
 import { isLiveKey } from '../checks/schemas.ts';
-import { type Auth, asKey, NO_AUTH } from '../core/client/http.ts';
 import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../core/generate/key-mutations.ts';
+import { type Auth, asKey, NO_AUTH } from '../core/model/credentials.ts';
 import { paymentsPath, STATUS_PATH } from '../core/model/listing.ts';
+import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty, merchantId } from '../core/run/access-matrix.ts';
-import type { Target } from '../core/run/config.ts';
-import { probeSpellings } from '../core/run/spellings.ts';
+import { accessProperty, merchantId } from '../core/run/access-property.ts';
+import { servedSpellings } from '../core/run/spellings.ts';
 import { type CheckContext, settle, test } from '../fixtures/test.ts';
 
 /** Paths no endpoint of the spec serves: a sibling of the list, another version segment, a sibling of status. */
@@ -29,9 +31,20 @@ const unknownPaths = (t: Target) => [
 ];
 
 /** The access-matrix property of the check's own rule. */
-const matrix = async ({ api, target, rule }: CheckContext) => {
-  if ((await accessProperty(api, target, rule)) === 'skipped') test.skip(true, `nothing of ${rule} is configured`);
+const matrix = async (ctx: CheckContext) => {
+  if ((await accessProperty(ctx)) === 'skipped') test.skip(true, `nothing of ${ctx.rule} is configured`);
 };
+
+test.describe('§2, §5.1 The configured keys', () => {
+  // §2: "An API key is a secret string in the format sk_[ENVIRONMENT]_[RANDOM_HASH]"; "Sandbox (test) keys begin with
+  // sk_test_. Live keys begin with sk_live_." Judged from the configuration, before any request: a run whose keys
+  // fail it does not start (bad configuration); against keys a target announced (the bundled mock) it judges them.
+  test(
+    'CFG-KEYS every configured key has the sk_test_ / sk_live_ format of its slot (judged before any request)',
+    { tag: '@cutover' },
+    settle(async ({ target }) => assertNoViolation(keyFormatViolation(target.keys))),
+  );
+});
 
 test.describe('§5 Authentication: missing and invalid keys, on every query and header spelling', () => {
   // §5.2: "A request without a valid key is rejected with status 401." §7: 401 when "the API key is missing".
@@ -97,7 +110,7 @@ test.describe('§5.2 Spellings of the spec paths', () => {
       const credential = auth(target);
       if (!credential) return test.skip(true, `needs the key of ${why}`);
       const answers = [];
-      for (const s of (await probeSpellings(api, target)).filter((p) => endpoints.includes(p.endpoint))) {
+      for (const s of (await servedSpellings(api, target)).filter((p) => endpoints.includes(p.endpoint))) {
         const e = await api.get(s.path, { auth: credential });
         answers.push(spelledPathViolation(rule, e, { name: s.name, served: s.served, whenServed, why }));
       }

@@ -5,7 +5,7 @@
  */
 import { allowedViolation, firstViolation, otherModeViolation } from '../checks/auth.ts';
 import { type IsolatedListing, sharedRecordsViolation } from '../checks/isolation.ts';
-import { asKey } from '../core/client/http.ts';
+import { asKey } from '../core/model/credentials.ts';
 import {
   describeListing,
   describeSelection,
@@ -15,19 +15,18 @@ import {
   withSelection,
 } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
+import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty } from '../core/run/access-matrix.ts';
-import type { Target } from '../core/run/config.ts';
+import { accessProperty } from '../core/run/access-property.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
-import { NOTE } from '../fixtures/annotations.ts';
 import { type CheckContext, settle, test } from '../fixtures/test.ts';
 
 const sandboxMerchants = (target: Target) =>
   [target.merchants.sandbox, target.merchants.otherSandbox].filter((m): m is string => !!m);
 
 /** The access-matrix property of the check's own rule. */
-const matrix = async ({ api, target, rule }: CheckContext) => {
-  await accessProperty(api, target, rule);
+const matrix = async (ctx: CheckContext) => {
+  await accessProperty(ctx);
 };
 
 test.describe('§5.5, §5.6 Which key may list which merchant', () => {
@@ -104,7 +103,7 @@ interface Side extends Listing {
 async function isolated(ctx: CheckContext, a: Side, b: Side) {
   const read = async (l: Side): Promise<IsolatedListing & { complete: boolean }> => {
     try {
-      const set = await enumerate(ctx.api, ctx.target, l, ctx.rule);
+      const set = await enumerate(ctx, l);
       return { label: describeListing(l), records: set.records, pages: set.pages, complete: set.complete };
     } catch (error) {
       if (!(error instanceof Unusable) || !l.readableBy) throw error;
@@ -121,14 +120,8 @@ async function isolated(ctx: CheckContext, a: Side, b: Side) {
     // A pass over an empty or partly read listing proves less than it seems: say so in the report.
     if (s !== SELECTIONS[0]) continue;
     for (const l of [left, right]) {
-      if (l.records.length === 0)
-        ctx.info.annotations.push({ type: NOTE.note, description: `${l.label} is empty: nothing to compare` });
-      if (!l.complete) {
-        ctx.info.annotations.push({
-          type: NOTE.note,
-          description: `${l.label} compared on its first ${l.records.length} records (API_MAX_RECORDS)`,
-        });
-      }
+      if (l.records.length === 0) ctx.notes.add(`${l.label} is empty: nothing to compare`);
+      if (!l.complete) ctx.notes.add(`${l.label} compared on its first ${l.records.length} records (API_MAX_RECORDS)`);
     }
   }
 }

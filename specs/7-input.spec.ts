@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
-import type { ApiClient, Exchange } from '../core/client/http.ts';
+import type { ApiClient } from '../core/client/http.ts';
 import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../core/generate/arbitraries.ts';
+import type { Exchange } from '../core/model/exchange.ts';
 import {
   describeListing,
   type Listing,
@@ -69,7 +70,8 @@ test.describe('§7 Errors: odd query input', () => {
 
   test(
     'INP-ROBUST any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
-    settle(async ({ target, api }) => {
+    settle(async (ctx) => {
+      const { target, api } = ctx;
       const listings = readableListings(target);
       const arb = fc.record({
         i: fc.nat({ max: listings.length - 1 }),
@@ -91,7 +93,7 @@ test.describe('§7 Errors: odd query input', () => {
       const listingOf = (c: { i: number; s: number }) =>
         withSelection(listings[c.i] as Listing, SELECTIONS_NEXT_TO[c.s] ?? {});
       await forAll(
-        target,
+        ctx,
         arb,
         async (c) => robustnessViolation(await sendOdd(api, listingOf(c), c.odd), labelOf(listingOf(c), c.odd)),
         { describe: (c) => labelOf(listingOf(c), c.odd), examples, numRuns: examples.length + target.fcNumRuns },

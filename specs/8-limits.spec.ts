@@ -7,11 +7,11 @@
  */
 import fc from 'fast-check';
 import { capNotationViolation, capViolation } from '../checks/envelope.ts';
+import { fetchPage } from '../core/client/http.ts';
 import { type OverCapLimit, overCapNotationArb } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
-  fetchPage,
   type Listing,
   liveListing,
   MAX_LIMIT,
@@ -94,7 +94,7 @@ test.describe('§8 Limits: maximum limit', () => {
       ];
       const listingOf = (c: CapCase): Listing => withSelection(listings[c.i] as Listing, SELECTIONS[c.s] ?? {});
       await forAll(
-        target,
+        ctx,
         arb,
         async (c) => {
           const listing = listingOf(c);

@@ -5,7 +5,7 @@
  * autocannon's request options. Exit: 0 all measured (a missed target is a finding), 1 one was not, 2 bad option.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { paymentsPath } from '../../core/model/listing.ts';
 import { redact, registerSecret } from '../../core/model/secrets.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
+import { runSuite } from '../../tests/support/run-suite.ts';
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
 export const RECORD = { seconds: 5.17, date: '2026-11-22' };
@@ -84,8 +85,8 @@ export function rows(f: Figures): Row[] {
   const [times, record] = [`${ratio?.toFixed(2)}×`, `full run vs ${RECORD.seconds} s (${RECORD.date})`];
   return [
     { measure: `full conformance run, wall (${c?.runs.length ?? 0} runs)`, value: runsText(c) },
-    { measure: `empty Playwright run, wall (${s?.runs.length ?? 0} runs)`, value: runsText(s) },
-    goal(['full run / empty run (medians)', '≤ 2×', ratio, times, n(ratio) <= 2]),
+    { measure: `playwright test --list, wall (${s?.runs.length ?? 0} runs)`, value: runsText(s) },
+    goal(['full run / playwright test --list (medians, paired)', '≤ 2×', ratio, times, n(ratio) <= 2]),
     goal([record, '≤ +20 %', vsRecord, percent(n(vsRecord)), n(vsRecord) <= 20]),
     goal(['requests of the default run', '≤ 1,200', c?.requests, String(c?.requests), n(c?.requests) <= 1200]),
     { measure: 'mock, 1 connection', value: loadText(f.mock1) },
@@ -122,8 +123,7 @@ function signalGroup(p: Proc, signal: NodeJS.Signals): void {
     if (p.child.pid) process.kill(-p.child.pid, signal);
   } catch {} // the group is gone
 }
-/** SIGINT to the group, as Ctrl-C (Playwright then stops its webServer, which has a group of its own), SIGKILL to
- * whatever is left after 5 s. */
+/** SIGINT to the group, as Ctrl-C, and SIGKILL to whatever is left after 5 s. */
 async function stop(p: Proc): Promise<void> {
   if (p.child.exitCode === null && p.child.signalCode === null) {
     signalGroup(p, 'SIGINT');
@@ -152,17 +152,26 @@ function suiteEnv(dir: string, port?: number): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(env), ...mock, CONFORMANCE_REPORTS_DIR: dir };
 }
 
-/** One Playwright run, timed from spawn to exit: output (redacted) in <dir>/bench-output.log, requests if reported. */
-async function playwright(config: string, dir: string, port?: number): Promise<Run> {
-  const [t0, output] = [performance.now(), [] as string[]];
-  const p = start(process.execPath, [PLAYWRIGHT, 'test', '-c', config], { env: suiteEnv(dir, port), stdio: 'pipe' });
-  for (const stream of [p.child.stdout, p.child.stderr]) stream?.on('data', (d) => output.push(String(d)));
-  const run: Run = { exitCode: await p.exited, seconds: (performance.now() - t0) / 1000 };
-  log(`  ${dir}: ${run.seconds.toFixed(2)} s, exit ${run.exitCode}`);
-  await stop(p);
-  writeFileSync(`${dir}/bench-output.log`, redact(output.join('')));
+/** The full run, as a user starts it (tests/support/run-suite.ts): output (redacted) in <dir>/bench-output.log. */
+async function conformance(dir: string, port: number): Promise<Run> {
+  const done = await runSuite(suiteEnv(dir, port), { timeoutMs: 300_000 });
+  const run: Run = { exitCode: done.status, seconds: done.seconds };
+  writeFileSync(`${dir}/bench-output.log`, redact(done.stdout + done.stderr));
   const summary = `${dir}/conformance.json`; // written by the rule matrix
   if (existsSync(summary)) run.requests = JSON.parse(readFileSync(summary, 'utf8')).requests;
+  log(`  full run ${dir}: ${run.seconds.toFixed(2)} s, exit ${run.exitCode}, ${run.requests ?? '?'} requests`);
+  return run;
+}
+
+/** Playwright's own start: `playwright test --list` of the suite, a whole process timed from spawn to exit. */
+async function listing(dir: string): Promise<Run> {
+  const t0 = performance.now();
+  const p = start(process.execPath, [PLAYWRIGHT, 'test', '--list', '-c', 'playwright.config.ts'], {
+    env: suiteEnv(dir),
+  });
+  const run: Run = { exitCode: await p.exited, seconds: (performance.now() - t0) / 1000 };
+  await stop(p);
+  log(`  playwright test --list: ${run.seconds.toFixed(2)} s, exit ${run.exitCode}`);
   return run;
 }
 
@@ -226,23 +235,17 @@ async function main(argv: string[]): Promise<number> {
       log(`  ERROR ${errors.at(-1)}`);
     });
   };
-  const times = async (once: (i: number) => Promise<Run>) => {
-    const runs: Run[] = [];
-    for (let i = 1; i <= plan.runs; i++) runs.push(await once(i));
-    return runsOf(runs);
-  };
   try {
-    await step('Full conformance run against the bundled mock', async () => {
-      f.conformance = await times(async (i) => {
-        mkdirSync(`reports/bench/run-${i}`, { recursive: true });
-        return playwright('playwright.config.ts', `reports/bench/run-${i}`, await freePort());
-      });
-    });
-    await step('Empty Playwright run (one empty test, 2 workers): its own start-up', async () => {
-      const dir = mkdtempSync('reports/bench/empty-');
-      writeFileSync(`${dir}/empty.spec.ts`, "import { test } from '@playwright/test';\n\ntest('empty', () => {});\n");
-      writeFileSync(`${dir}/playwright.config.ts`, "export default { testDir: '.', workers: 2, reporter: 'list' };\n");
-      f.startup = await times(() => playwright(`${dir}/playwright.config.ts`, dir));
+    await step('Full conformance run against the bundled mock, paired with `playwright test --list`', async () => {
+      // Paired: each full run next to a listing, so that a machine that drifts between minutes moves both.
+      const [full, list]: [Run[], Run[]] = [[], []];
+      for (let i = 1; i <= plan.runs; i++) {
+        const dir = `reports/bench/run-${i}`;
+        mkdirSync(dir, { recursive: true });
+        full.push(await conformance(dir, await freePort()));
+        list.push(await listing(dir));
+      }
+      [f.conformance, f.startup] = [runsOf(full), runsOf(list)];
     });
     await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, async () => {
       const mock = await startMock();

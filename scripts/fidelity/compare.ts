@@ -4,14 +4,15 @@ import fc from 'fast-check';
 import { type AccessCase, expectedAccess } from '../../checks/access-oracle.ts';
 import * as envelope from '../../checks/envelope.ts';
 import { unknownStatusViolation } from '../../checks/filter.ts';
-import { authLabel, type Exchange, type QueryPairs } from '../../core/client/http.ts';
 import * as arbitrary from '../../core/generate/arbitraries.ts';
+import { authLabel, KEY_VARS, type KeySlot } from '../../core/model/credentials.ts';
+import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
 import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../../core/model/listing.ts';
 import { RULES, type RuleId } from '../../core/model/rules.ts';
 import { redact } from '../../core/model/secrets.ts';
+import type { Target } from '../../core/model/target.ts';
 import type { Violation } from '../../core/model/verdict.ts';
-import { ACCESS_RULES, accessCases, authOf } from '../../core/run/access-matrix.ts';
-import { KEY_VARS, type KeySlot, type Target } from '../../core/run/config.ts';
+import { ACCESS_RULES, accessCases, authOf } from '../../core/run/access-property.ts';
 
 /** An offset kept relative: as is (0, absurd offsets), a share of `total` (inside), or a distance from its end. */
 export type Offset = { abs: number } | { share: number } | { end: number };

@@ -10,11 +10,13 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { statusOf } from '../../checks/filter.ts';
-import { ApiClient, asKey, BudgetExhausted, TargetGone, TransportError } from '../../core/client/http.ts';
-import { fetchPage, paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../../core/model/listing.ts';
+import { ApiClient, BudgetExhausted, fetchPage, TargetGone, TransportError } from '../../core/client/http.ts';
+import { asKey } from '../../core/model/credentials.ts';
+import { paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../../core/model/listing.ts';
 import { redact } from '../../core/model/secrets.ts';
-import { keyModes, sendCase } from '../../core/run/access-matrix.ts';
-import { ConfigError, resolveTarget, type Target } from '../../core/run/config.ts';
+import type { Target } from '../../core/model/target.ts';
+import { keyModes, sendCase } from '../../core/run/access-property.ts';
+import { ConfigError, NO_BUNDLED_MOCK, resolveTarget } from '../../core/run/config.ts';
 import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './compare.ts';
 
 export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]
@@ -30,7 +32,10 @@ export function loadSides(files: string[]): Side[] {
     try {
       const env = dotenv.parse(readFileSync(file));
       if (!env.API_BASE_URL?.trim()) throw new ConfigError(['API_BASE_URL is not set (a running target is needed)']);
-      const target = resolveTarget({ ...env, CONFORMANCE_ALLOW_LIVE: process.env.CONFORMANCE_ALLOW_LIVE });
+      const target = resolveTarget(
+        { ...env, CONFORMANCE_ALLOW_LIVE: process.env.CONFORMANCE_ALLOW_LIVE },
+        NO_BUNDLED_MOCK,
+      );
       return { name, file, env, target, api: new ApiClient(target), total: 0 };
     } catch (error) {
       const why = error instanceof ConfigError ? error.problems : [`unreadable (${(error as { code?: string }).code})`];

@@ -29,7 +29,7 @@ export async function runChangingData(): Promise<ChangingDataResult> {
       FC_NUM_RUNS: '5',
       FORCE_COLOR: '0',
     },
-    ['-g', 'PAG-|FLT-|SRT-'],
+    { args: ['-g', 'PAG-|FLT-|SRT-'] },
   );
   await target.stop();
   const problems: string[] = [];

@@ -34,7 +34,7 @@ async function run(scenario: string, mock: RunningMock, extra: NodeJS.ProcessEnv
   const dir = `reports/network/${scenario}`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const child: SuiteRun = await runSuite(runEnv(mock, dir, extra), ['--grep', grep]);
+  const child: SuiteRun = await runSuite(runEnv(mock, dir, extra), { args: ['--grep', grep] });
   const output = `${child.stdout}\n${child.stderr}`;
   writeFileSync(`${dir}/console.txt`, output);
   const scan = scanPaths(

@@ -1,7 +1,7 @@
 /**
- * Judges the self-test matrix (playwright.matrix.config.ts).
- * - Mutation: each `fault:NAME` project (the checks of the rule the fault declares) must fail with a violation
- *   of that rule (a failure of another kind is a miss). Advisory rules count when recorded.
+ * Judges the self-test's fault and variant runs (tests/proof/playwright.config.ts), from each check's record.
+ * - Mutation: each `fault:NAME` project (the checks of the rule the fault declares) must end with a failure of
+ *   that rule (a failure of another kind is a miss). A fault of an ADVISORY rule runs strict: its finding counts.
  * - Specificity: each `variant:NAME` project (a legal variant) must have no failed check.
  * Writes reports/mutation.json and reports/specificity.json, prints both tables, and makes the run pass
  * or fail on that verdict alone (the faulty runs' own failures are expected).
@@ -9,22 +9,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redact } from '../../core/model/secrets.ts';
-import { NOTE } from '../../fixtures/annotations.ts';
+import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/faults/index.ts';
-import { stripAnsi } from '../../reporters/ansi.ts';
+import { recordOfResult } from '../../reporters/records.ts';
 
 interface ProjectTally {
   tests: number;
   failed: number;
-  /** Rule ids named by `<ID> violated` in failures (MUST) or in advisory annotations. */
+  /** Rules whose checks recorded a failure (an advisory finding counts: its fault's run is strict). */
   fired: Set<string>;
   advisories: Set<string>;
-  /** First lines of failures that are not rule violations (crashes, transport errors): always suspicious. */
+  /** Checks that ended without a verdict of the target (a crash, a timeout): always suspicious. */
   otherErrors: string[];
   firstFailure?: string;
 }
-
-const VIOLATED = /\b([A-Z]{2,}(?:-[A-Z]+)+) violated\b/g;
 
 export default class MatrixReporter implements Reporter {
   private readonly tallies = new Map<string, ProjectTally>();
@@ -53,23 +51,19 @@ export default class MatrixReporter implements Reporter {
     };
     this.tallies.set(project, t);
     t.tests += 1;
-    const notes = result.annotations ?? [];
-    for (const a of notes) {
-      if (a.type !== NOTE.advisory) continue;
-      for (const m of (a.description ?? '').matchAll(VIOLATED)) t.advisories.add(m[1] as string);
-    }
-    // A violation is a failed test or, in projects that record them (recordViolations), an annotation.
-    const recorded = notes.filter((a) => a.type === NOTE.violation).map((a) => a.description ?? '');
-    const failedTest = result.status !== 'passed' && result.status !== 'skipped';
-    if (!failedTest && recorded.length === 0) return;
+    const record = recordOfResult(test, result);
+    if (!record) return;
+    if (record.verdict === 'advisory') t.advisories.add(record.rule);
+    // A fault of an ADVISORY rule runs strict (tests/proof/playwright.config.ts): there an advisory finding fails.
+    const strict = (test.parent.project()?.use as { mock?: { strict?: boolean } } | undefined)?.mock?.strict === true;
+    const finding = record.verdict === 'fail' || (strict && record.verdict === 'advisory');
+    const crashed = record.verdict === 'inconclusive' && (record.cause === 'crash' || record.cause === 'timeout');
+    if (!finding && !crashed) return;
     t.failed += 1;
-    // Colour codes would glue to the rule id (`…[31mLIM-CAP`) and hide it from the pattern.
-    const text = stripAnsi([...recorded, ...result.errors.map((e) => e.message ?? '')].join('\n'));
-    const ids = [...text.matchAll(VIOLATED)].map((m) => m[1] as string);
-    for (const id of ids) t.fired.add(id);
-    const first = `${test.title}: ${text.split('\n')[0] ?? result.status}`;
+    const first = `${test.title}: ${finding ? renderFinding(record).split('\n')[0] : record.reason}`;
     t.firstFailure ??= first;
-    if (ids.length === 0 && t.otherErrors.length < 3) t.otherErrors.push(first);
+    if (finding) t.fired.add(record.rule);
+    else if (t.otherErrors.length < 3) t.otherErrors.push(first);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -86,7 +80,7 @@ export default class MatrixReporter implements Reporter {
     const mutation = FAULTS.filter((f) => this.tallies.has(`fault:${f.name}`)).map((f) => {
       const t = this.tallies.get(`fault:${f.name}`) as ProjectTally;
       const fired = [...new Set([...t.fired, ...t.advisories])].sort();
-      const caught = t.failed > 0 && t.fired.has(f.rule);
+      const caught = t.fired.has(f.rule);
       const verdict = t.tests === 0 ? 'NOT RUN' : caught ? 'caught' : 'MISSED';
       const otherErrors = t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {};
       return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, ...otherErrors, verdict };

@@ -1,14 +1,14 @@
 /**
- * The self-test matrix (npm test): the conformance specs against the bundled mock once per fault of the
- * catalogue (the checks of the fault's rule must fail) and once per legal variant and combinations that
- * matter (the whole suite must pass). One Playwright start; each project's workers start their own mock
- * in-process on a free port (fixtures/test.ts, option `mock`). reporters/matrix.ts judges the runs.
+ * The self-test's proof runs (npm test, stage `proof`): the conformance specs against the bundled mock once per
+ * fault of the catalogue (the checks of the fault's rule must fail) and once per legal variant and combinations
+ * that matter (the whole suite must pass). One Playwright start; each project's workers start their own mock
+ * in-process on a free port (fixtures/mock-target.ts, option `mock`). ./judge.ts judges the runs.
  *
  * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names) narrows it for debugging.
  */
 import { defineConfig, type Project } from '@playwright/test';
 import { rule } from '../../core/model/rules.ts';
-import type { MockProjectOptions } from '../../fixtures/test.ts';
+import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/faults/index.ts';
 import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
 
@@ -42,8 +42,7 @@ const projects: MatrixProject[] = [
   // strict mode, so its run is strict.
   ...FAULTS.map((f) => ({
     name: `fault:${f.name}`,
-    // CFG-KEYS is checked by the config loader before any check runs: the short cutover checklist is enough.
-    grep: f.rule === 'CFG-KEYS' ? /@cutover/ : new RegExp(`(^| )${f.rule} `),
+    grep: new RegExp(`(^| )${f.rule} `),
     use: { mock: { faults: [f.name], strict: rule(f.rule).level === 'ADVISORY', recordViolations: true } },
   })),
   ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({

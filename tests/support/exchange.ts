@@ -1,5 +1,5 @@
+import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
 /** Synthetic exchanges for unit tests of the pure checks: a check is fed a broken and a correct response. */
-import type { Exchange, QueryPairs } from '../../core/client/http.ts';
 
 export function fakeExchange(init: {
   status?: number;

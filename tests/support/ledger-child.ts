@@ -3,8 +3,9 @@
  * and prints how many it got (`reserve N BUDGET`), or sends N paced GETs through the suite's client to a URL
  * (`send N RPS URL`). Several of these share one ledger file, as Playwright's workers do.
  */
-import { ApiClient, NO_AUTH } from '../../core/client/http.ts';
+import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
+import { NO_AUTH } from '../../core/model/credentials.ts';
 import { testTarget } from './target.ts';
 
 const [mode, count, arg, url] = process.argv.slice(2);

@@ -6,41 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import type { Outcome } from '../../reporters/outcome.ts';
-import RuleMatrixReporter, { type RuleRow } from '../../reporters/rule-matrix.ts';
-
-export type Annotation = { type: string; description?: string };
+import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import RuleMatrixReporter, { type RuleRow, type Summary } from '../../reporters/rule-matrix.ts';
 
 let seq = 0;
 /** A test case; each gets its own id unless one is given (the attempts of one retried check share theirs). */
-export function fakeTest(title: string, annotations: Annotation[] = [], id = `${title}#${++seq}`): TestCase {
-  return { id, title, annotations, parent: {} } as unknown as TestCase;
-}
-
-export function fakeResult(
-  status: TestResult['status'],
-  opts: { errors?: string[]; annotations?: Annotation[] } = {},
-): TestResult {
-  return {
-    status,
-    errors: (opts.errors ?? []).map((message) => ({ message })),
-    annotations: opts.annotations ?? [],
-  } as unknown as TestResult;
-}
-
-export const requests = (n: number): Annotation => ({ type: 'requests', description: String(n) });
-
-export interface Summary {
-  schemaVersion: number;
-  seed: number | null;
-  outcome: Outcome;
-  status: string;
-  durationSeconds: number;
-  requests: number;
-  requestMethods: string[];
-  verdicts: Record<string, number>;
-  rules: RuleRow[];
+export function fakeTest(title: string, id = `${title}#${++seq}`): TestCase {
+  return { id, title, timeout: 120_000, annotations: [], parent: {} } as unknown as TestCase;
 }
 
 export interface MatrixRun {
@@ -59,17 +31,22 @@ export function cleanMatrixRuns(): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-/** Runs the reporter over the given (test, result) pairs and global errors; returns what it wrote and printed. */
+/**
+ * Runs the reporter over the given (test, result) pairs and global errors; returns what it wrote and printed. The
+ * selected tests are those of the events and `unfinished` (selected, but never ended).
+ */
 export async function runMatrix(
   events: Array<[TestCase, TestResult]>,
   status: FullResult['status'] = 'failed',
   globalErrors: string[] = [],
+  unfinished: TestCase[] = [],
 ): Promise<MatrixRun> {
   const dir = mkdtempSync(join(tmpdir(), 'rule-matrix-'));
   dirs.push(dir);
   const out = join(dir, 'nested', 'reports');
   const reporter = new RuleMatrixReporter({ outputDir: out });
-  reporter.onBegin();
+  const tests = [...new Map([...events.map(([t]) => t), ...unfinished].map((t) => [t.id, t])).values()];
+  reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
   for (const message of globalErrors) reporter.onError({ message });
   for (const [t, r] of events) reporter.onTestEnd(t, r);
   const printed: string[] = [];

@@ -1,7 +1,8 @@
 /**
- * Runs the conformance suite in a child process through its command (bin/payment-api-conformance.js), as a user
- * runs it, without blocking this process: the self-tests' hostile targets live here and must keep answering.
- * `status` is the command's exit code: 0 conformant, 1 nonconformant, 2 bad configuration, 3 inconclusive.
+ * The one way a script starts the conformance suite: in a child process through its command
+ * (bin/payment-api-conformance.js), as a user runs it, without blocking this process (the self-tests' hostile
+ * targets live here and must keep answering). `status` is the command's exit code: 0 conformant, 1 nonconformant,
+ * 2 bad configuration, 3 inconclusive; `seconds` its wall time, from spawn to exit.
  */
 import { spawn } from 'node:child_process';
 
@@ -9,26 +10,38 @@ export interface SuiteRun {
   status: number | null;
   stdout: string;
   stderr: string;
+  seconds: number;
 }
 
-export function runSuite(env: NodeJS.ProcessEnv, args: string[] = [], timeoutMs = 180_000): Promise<SuiteRun> {
+export interface SuiteOptions {
+  /** Arguments of the command (`--grep`, `--reports`, `--`, …). */
+  args?: string[];
+  /** Killed after this long (SIGKILL): a run that hangs ends as status null. */
+  timeoutMs?: number;
+  /** Print the run's output as it comes (npm test's conformance stage) instead of collecting it. */
+  inherit?: boolean;
+}
+
+export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promise<SuiteRun> {
+  const { args = [], timeoutMs = 180_000, inherit = false } = opts;
+  const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/payment-api-conformance.js', ...args], {
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => {
       stdout += d.toString('utf8');
     });
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString('utf8');
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, stdout, stderr });
+      resolve({ status, stdout, stderr, seconds: (performance.now() - started) / 1000 });
     });
   });
 }

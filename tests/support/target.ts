@@ -1,5 +1,5 @@
+import type { Target } from '../../core/model/target.ts';
 /** A complete `Target` for unit tests: loopback, no pacing, small limits; each test overrides what it needs. */
-import type { Target } from '../../core/run/config.ts';
 
 export function testTarget(over: Partial<Target> = {}): Target {
   return {

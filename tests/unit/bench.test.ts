@@ -55,7 +55,7 @@ describe('bench: targets', () => {
 
   test('each target is met at its threshold', () => {
     assert.deepEqual(verdicts(full), {
-      'full run / empty run': true,
+      'full run / playwright test --list': true,
       [`full run vs ${RECORD.seconds} s`]: true,
       'requests of the default run': true,
       'mock / Prism, 10 connections': true,
@@ -89,7 +89,7 @@ describe('bench: targets', () => {
 
   test('values as shown: ratios, the change against the record, memory from start to end', () => {
     const shown = Object.fromEntries(rows(full).map((r) => [r.measure.split(' (')[0], r.value]));
-    assert.equal(shown['full run / empty run'], '2.00×');
+    assert.equal(shown['full run / playwright test --list'], '2.00×');
     assert.equal(shown[`full run vs ${RECORD.seconds} s`], '-22.6 %');
     assert.equal(shown['mock / Prism, 10 connections'], '5.0×');
     assert.equal(shown['mock memory'], '80.0 → 95.9 MB over 73 s (+19.9 %)');
@@ -115,7 +115,7 @@ describe('bench: the table', () => {
       assert.equal(line.slice(valueColumn - 2, valueColumn), '  ', line);
       assert.notEqual(line[valueColumn], ' ', line);
     }
-    assert.match(text, /^full run \/ empty run \(medians\) +6\.50× +≤ 2× +NO$/m);
+    assert.match(text, /^full run \/ playwright test --list \(medians, paired\) +6\.50× +≤ 2× +NO$/m);
     assert.match(text, /^requests of the default run +1118 +≤ 1,200 +yes$/m);
     assert.match(text, /^mock \/ Prism, 10 connections +not measured +≥ 5× +n\/a$/m);
     assert.ok(lines.every((l) => l === l.trimEnd()));

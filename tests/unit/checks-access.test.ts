@@ -9,8 +9,8 @@ import {
   type MerchantRole,
 } from '../../checks/access-oracle.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
-import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-matrix.ts';
-import type { KeySlot } from '../../core/run/config.ts';
+import type { KeySlot } from '../../core/model/credentials.ts';
+import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-property.ts';
 import { fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 

@@ -3,13 +3,11 @@ import { describe, test } from 'node:test';
 import {
   allowedViolation,
   firstViolation,
-  forbiddenViolation,
   keyLeakViolation,
   otherModeViolation,
   spelledPathViolation,
   statusAcceptedViolation,
   unauthorizedViolation,
-  unknownMerchantViolation,
   unknownPathViolation,
 } from '../../checks/auth.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
@@ -33,16 +31,6 @@ describe('unauthorizedViolation (AUTH-MISSING, AUTH-INVALID, AUTH-REVOKED, AUTH-
     }
     assert.equal(unauthorizedViolation('AUTH-FIRST', refused(404))?.rule, 'AUTH-FIRST');
     assert.match(unauthorizedViolation('AUTH-FIRST', refused(404))?.received ?? '', /key check must come first/);
-  });
-});
-
-describe('forbiddenViolation (AUTH-FORBIDDEN)', () => {
-  test('403 passes', () => assert.equal(forbiddenViolation(refused(403)), undefined));
-
-  test('401 and 200 are violations, each with its reason', () => {
-    assert.match(forbiddenViolation(refused(401))?.received ?? '', /it is a valid key/);
-    assert.match(forbiddenViolation(listing())?.received ?? '', /permission is not enforced/);
-    assert.equal(forbiddenViolation(refused(404))?.rule, 'AUTH-FORBIDDEN');
   });
 });
 
@@ -76,18 +64,6 @@ describe('otherModeViolation (MODE-LIVE-SANDBOX)', () => {
   });
 });
 
-describe('unknownMerchantViolation (ADV-UNKNOWN-MERCHANT)', () => {
-  test('404 and 403 both pass (reading: 403 acceptable)', () => {
-    assert.equal(unknownMerchantViolation(refused(404)), undefined);
-    assert.equal(unknownMerchantViolation(refused(403)), undefined);
-  });
-
-  test('200 (an empty list) or 400 is an advisory finding', () => {
-    assert.equal(unknownMerchantViolation(fakeExchange({ json: envelope() }))?.rule, 'ADV-UNKNOWN-MERCHANT');
-    assert.equal(unknownMerchantViolation(refused(400))?.rule, 'ADV-UNKNOWN-MERCHANT');
-  });
-});
-
 describe('keyLeakViolation (KEY-SECRET)', () => {
   test('no leak passes, whatever the status', () => {
     assert.equal(keyLeakViolation(listing()), undefined);
@@ -106,7 +82,7 @@ describe('keyLeakViolation (KEY-SECRET)', () => {
 describe('firstViolation', () => {
   test('none → undefined; one → itself', () => {
     assert.equal(firstViolation([undefined, undefined]), undefined);
-    const v = forbiddenViolation(refused(401));
+    const v = otherModeViolation(refused(401));
     assert.equal(firstViolation([undefined, v]), v);
   });
 

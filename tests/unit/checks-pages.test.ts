@@ -9,9 +9,9 @@ import {
   totalAgreementViolation,
   walkViolation,
 } from '../../checks/pages.ts';
-import { asKey } from '../../core/client/http.ts';
+import { asKey } from '../../core/model/credentials.ts';
 import { identity } from '../../core/model/listing.ts';
-import type { Page, Walk } from '../../core/run/walk.ts';
+import type { Page, ResultSet } from '../../core/model/result-set.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (i: number) => ({ id: `p${i}`, status: 'COMPLETED', amount: i });
@@ -23,7 +23,7 @@ const page = (data: unknown[], offset: number, limit: number, total: number) =>
 const LISTING = { merchant: 'm1', auth: asKey('test') };
 
 /** A limit-100-style enumeration of `data` at `limit` per page, claiming `total`. */
-function resultSet(data: unknown[], total = data.length, { limit = 100, capped = false } = {}): Walk {
+function resultSet(data: unknown[], total = data.length, { limit = 100, capped = false } = {}): ResultSet {
   const pages: Page[] = [];
   for (let offset = 0; offset === 0 || offset < data.length; offset += limit) {
     pages.push({ offset, exchange: page(data.slice(offset, offset + limit), offset, limit, total) });
@@ -36,7 +36,7 @@ function walk(
   data: unknown[],
   limit: number,
   pageOf = (offset: number) => data.slice(offset, offset + limit),
-): Pick<Walk, 'pages' | 'limit'> {
+): Pick<ResultSet, 'pages' | 'limit'> {
   const pages: Page[] = [];
   for (let offset = 0; offset === 0 || offset < data.length; offset += limit) {
     pages.push({ offset, exchange: page(pageOf(offset), offset, limit, data.length) });
@@ -70,12 +70,12 @@ describe('totalAgreementViolation (PAG-TOTAL)', () => {
     assert.equal(v?.related?.[0], ref.exchange);
   });
   test('total counted from the offset fails', () => {
-    const probe = { label: 'offset=20 limit=5', exchange: page(all.slice(20), 20, 5, 5) };
-    assert.equal(totalAgreementViolation(ref, probe)?.rule, 'PAG-TOTAL');
+    const other = { label: 'offset=20 limit=5', exchange: page(all.slice(20), 20, 5, 5) };
+    assert.equal(totalAgreementViolation(ref, other)?.rule, 'PAG-TOTAL');
   });
-  test('a probe that is not a usable 200 fails', () => {
-    const probe = { label: 'sort=amount', exchange: fakeExchange({ status: 500, text: 'boom' }) };
-    assert.match(totalAgreementViolation(ref, probe)?.received ?? '', /HTTP 500/);
+  test('a read that is not a usable 200 fails', () => {
+    const other = { label: 'sort=amount', exchange: fakeExchange({ status: 500, text: 'boom' }) };
+    assert.match(totalAgreementViolation(ref, other)?.received ?? '', /HTTP 500/);
   });
 });
 
@@ -99,7 +99,7 @@ describe('enumerationViolation (PAG-PARTITION)', () => {
   test('a record repeated at a page boundary (offset one low) fails, naming both pages', () => {
     const data = records(250);
     const low = [...data.slice(0, 100), ...data.slice(99, 199), ...data.slice(199)];
-    const set: Walk = {
+    const set: ResultSet = {
       listing: LISTING,
       limit: 100,
       records: low,

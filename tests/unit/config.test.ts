@@ -3,16 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { KEY_VARS } from '../../core/model/credentials.ts';
 import { REDACTED, redact } from '../../core/model/secrets.ts';
-import {
-  bundledMockPort,
-  ConfigError,
-  KEY_VARS,
-  loadEnvFiles,
-  resolveTarget,
-  type Target,
-} from '../../core/run/config.ts';
+import type { Target } from '../../core/model/target.ts';
+import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget as resolveWith } from '../../core/run/config.ts';
+import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
+
+/** The loader as the suite calls it: with the bundled mock's environment. */
+const resolveTarget = (e: NodeJS.ProcessEnv) => resolveWith(e, bundledMockEnv);
 
 const TEST_KEY = 'sk_test_CfgUnitTestKey0a1b2c3';
 const LIVE_KEY = 'sk_live_CfgUnitLiveKey9z8y7x6';
@@ -171,7 +170,7 @@ describe('resolveTarget: a valid custom target', () => {
 });
 
 describe('resolveTarget: the bundled mock', () => {
-  test('no API_BASE_URL: the values of fixtures/mock-target.json', () => {
+  test('no API_BASE_URL: the values of mock/identity.json', () => {
     const t = resolveTarget({});
     const expected: Target = {
       baseURL: `http://${mockTarget.host}:${mockTarget.conformancePort}`,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AccessCase } from '../../checks/access-oracle.ts';
 import { ABSURD_OFFSET } from '../../core/generate/arbitraries.ts';
-import { ACCESS_RULES } from '../../core/run/access-matrix.ts';
+import { ACCESS_RULES } from '../../core/run/access-property.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import {
   bodyShape,

@@ -5,21 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import {
-  ApiClient,
-  asKey,
-  authLabel,
-  BudgetExhausted,
-  buildURL,
-  curlFor,
-  type KeyMutation,
-  NO_AUTH,
-  TARGET_GONE_AFTER,
-  TargetGone,
-  TransportError,
-} from '../../core/client/http.ts';
+import { ApiClient, BudgetExhausted, TARGET_GONE_AFTER, TargetGone, TransportError } from '../../core/client/http.ts';
 import { openLedger, resetLedger } from '../../core/client/ledger.ts';
-import type { Target } from '../../core/run/config.ts';
+import { asKey, authLabel, type KeyMutation, NO_AUTH } from '../../core/model/credentials.ts';
+import { buildURL, curlFor } from '../../core/model/exchange.ts';
+import type { Target } from '../../core/model/target.ts';
 import { testTarget } from '../support/target.ts';
 
 // These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.

@@ -6,9 +6,9 @@ import {
   BASIC_CREDENTIALS,
   keyMutations,
   neverCreatedId,
-  prefixLength,
   unknownKeyOfValidFormat,
 } from '../../core/generate/key-mutations.ts';
+import { prefixLength } from '../../core/model/credentials.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
 /** Made-up keys covering the shapes that make a mutation inapplicable (no case to change, `_` at the ends). */

@@ -4,20 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
 import { RULES } from '../../core/model/rules.ts';
+import type { Cause, Verdict } from '../../core/model/verdict.ts';
 import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
 import { writeConfigErrorMatrix } from '../../reporters/rule-matrix.ts';
-import { cleanMatrixRuns, fakeResult, fakeTest, runMatrix } from '../support/matrix-events.ts';
+import { cleanMatrixRuns, fakeTest, runMatrix } from '../support/matrix-events.ts';
+import { checkRecord, failed, resultWith } from '../support/records.ts';
 
 after(cleanMatrixRuns);
 beforeEach(() => {
-  delete process.env.CONFORMANCE_PROBE_REQUESTS;
+  delete process.env.CONFORMANCE_PREFLIGHT_REQUESTS;
+  delete process.env.CONFORMANCE_STRICT;
   delete process.env.FC_SEED;
 });
 
-const rule = (id: string, verdict: string, level = 'MUST', checks = 1): JudgedRule => ({
+const rule = (id: string, verdict: Verdict, level = 'MUST', checks = 1, cause?: Cause): JudgedRule => ({
   id,
   level,
   verdict,
+  ...(cause ? { cause } : {}),
   evidence: `${id} evidence`,
   checks,
 });
@@ -27,6 +31,7 @@ const facts = (rules: JudgedRule[], over: Partial<RunFacts> = {}): RunFacts => (
   status: 'passed',
   globalErrors: [],
   transportFailures: 0,
+  strict: false,
   ...over,
 });
 
@@ -35,12 +40,13 @@ describe('decideOutcome', () => {
     assert.deepEqual(EXIT_CODES, { conformant: 0, nonconformant: 1, 'bad configuration': 2, inconclusive: 3 });
   });
 
-  test('every MUST rule that ran passed: conformant, saying what was skipped, unselected and advisory', () => {
+  test('every MUST rule that ran passed: conformant, saying what was not exercised, not run, unselected and advisory', () => {
     const o = decideOutcome(
       facts([
         rule('PAG-SIZE', 'pass'),
-        rule('AUTH-REVOKED', 'skipped'),
-        rule('LIM-CAP', 'not run', 'MUST', 0),
+        rule('LIM-CAP', 'not exercised'),
+        rule('AUTH-REVOKED', 'not run', 'MUST', 1, 'needs input'),
+        rule('PAG-EMPTY', 'not run', 'MUST', 0, 'not selected'),
         rule('ADV-SCHEME', 'advisory', 'ADVISORY'),
         rule('ADV-UNKNOWN-PATH', 'inconclusive', 'ADVISORY'),
       ]),
@@ -50,7 +56,8 @@ describe('decideOutcome', () => {
       exitCode: 0,
       decidedBy: [
         '1 MUST rule(s) passed',
-        'skipped for a missing optional input: AUTH-REVOKED',
+        'not exercised: LIM-CAP (LIM-CAP evidence)',
+        'not run for a missing optional input: AUTH-REVOKED',
         '1 MUST rule(s) not selected',
         'advisory findings: ADV-SCHEME',
       ],
@@ -58,17 +65,22 @@ describe('decideOutcome', () => {
   });
 
   test('a failed rule decides, before anything inconclusive: the target went away after a failure', () => {
-    const o = decideOutcome(
-      facts([rule('PAG-SIZE', 'fail'), rule('PAG-TOTAL', 'inconclusive'), rule('ADV-SCHEME', 'fail', 'ADVISORY')], {
-        status: 'failed',
-        transportFailures: 3,
-      }),
-    );
+    const rules = [
+      rule('PAG-SIZE', 'fail'),
+      rule('PAG-TOTAL', 'inconclusive'),
+      rule('ADV-SCHEME', 'advisory', 'ADVISORY'),
+    ];
+    const o = decideOutcome(facts(rules, { status: 'failed', transportFailures: 3 }));
     assert.equal(o.exitCode, 1);
-    assert.deepEqual(o.decidedBy, [
-      'PAG-SIZE (MUST) failed: PAG-SIZE evidence',
-      'ADV-SCHEME (ADVISORY) failed: ADV-SCHEME evidence', // CONFORMANCE_STRICT=1 makes advisory findings fail
-    ]);
+    assert.deepEqual(o.decidedBy, ['PAG-SIZE (MUST) failed: PAG-SIZE evidence']);
+  });
+
+  test('CONFORMANCE_STRICT=1: an advisory finding fails the run', () => {
+    const rules = [rule('PAG-SIZE', 'pass'), rule('ADV-SCHEME', 'advisory', 'ADVISORY')];
+    assert.equal(decideOutcome(facts(rules)).exitCode, 0);
+    const strict = decideOutcome(facts(rules, { strict: true }));
+    assert.equal(strict.exitCode, 1);
+    assert.deepEqual(strict.decidedBy, ['ADV-SCHEME (ADVISORY, CONFORMANCE_STRICT=1) failed: ADV-SCHEME evidence']);
   });
 
   test('inconclusive: unreachable, stopped answering, budget, changed data, interrupted, nothing ran', () => {
@@ -93,7 +105,10 @@ describe('decideOutcome', () => {
         facts([rule('PAG-SIZE', 'pass')], { status: 'timedout' }),
         'the run reached its global timeout before every check ended',
       ],
-      [facts([rule('PAG-SIZE', 'skipped'), rule('CFG-KEYS', 'pass', 'MUST', 0)]), 'no MUST check ran'],
+      [
+        facts([rule('PAG-SIZE', 'not run', 'MUST', 1, 'needs input'), rule('ADV-SCHEME', 'pass', 'ADVISORY')]),
+        'no MUST check ran',
+      ],
     ];
     for (const [input, reason] of cases) {
       const o = decideOutcome(input);
@@ -106,19 +121,22 @@ describe('decideOutcome', () => {
 
 describe('the rule matrix carries the outcome', () => {
   test('conformance.json, conformance.md, the console, and the status returned to Playwright', async () => {
-    const ok = await runMatrix([[fakeTest('PAG-SIZE a'), fakeResult('passed')]], 'passed');
+    const ok = await runMatrix(
+      [[fakeTest('PAG-SIZE a'), resultWith('passed', checkRecord('PAG-SIZE a', 'pass'))]],
+      'passed',
+    );
     assert.equal(ok.json.outcome.exitCode, 0);
     assert.equal(ok.returned, 'passed');
     assert.ok(ok.md.includes('Outcome: **conformant** (exit 0).'));
     assert.match(
       ok.console,
-      /\nOutcome: conformant \(exit 0\): 2 MUST rule\(s\) passed; \d+ MUST rule\(s\) not selected$/,
+      /\nOutcome: conformant \(exit 0\): 1 MUST rule\(s\) passed; \d+ MUST rule\(s\) not selected$/,
     );
-    const bad = await runMatrix([[fakeTest('PAG-SIZE a'), fakeResult('failed', { errors: ['  Received: 7'] })]]);
+    const bad = await runMatrix([[fakeTest('PAG-SIZE a'), resultWith('failed', failed('PAG-SIZE a', '7 records'))]]);
     assert.deepEqual(bad.json.outcome, {
       result: 'nonconformant',
       exitCode: 1,
-      decidedBy: ['PAG-SIZE (MUST) failed: Received: 7'],
+      decidedBy: ['PAG-SIZE (MUST) failed: 7 records'],
     });
     assert.equal(bad.returned, 'failed');
   });
@@ -141,7 +159,7 @@ describe('the rule matrix carries the outcome', () => {
         exitCode: 2,
         decidedBy: ['API_TEST_KEY is not set (the sandbox key every check uses)'],
       });
-      assert.equal(json.schemaVersion, 1);
+      assert.equal(json.schemaVersion, 2);
       assert.deepEqual(json.rules, []);
       assert.ok(readFileSync(join(dir, 'conformance.md'), 'utf8').includes('- API_TEST_KEY is not set'));
     } finally {
@@ -152,19 +170,17 @@ describe('the rule matrix carries the outcome', () => {
 
 describe('each rule appears once', () => {
   test('a rule with two advisory checks: one row in conformance.json, conformance.md and the console', async () => {
-    const advisory = (received: string) =>
-      fakeResult('passed', {
-        annotations: [{ type: 'advisory', description: `ADV-SCHEME violated (§5.1): …\n  Received: ${received}` }],
-      });
+    const advisory = (title: string, received: string) =>
+      resultWith('passed', checkRecord(title, 'advisory', { expected: '401', received }));
     const {
       json,
       md,
       console: printed,
     } = await runMatrix(
       [
-        [fakeTest('ADV-SCHEME Basic credentials'), advisory('HTTP 200 to Basic')],
-        [fakeTest('ADV-SCHEME a bare key'), advisory('HTTP 200 to a bare key')],
-        [fakeTest('PAG-SIZE a'), fakeResult('passed')],
+        [fakeTest('ADV-SCHEME Basic credentials'), advisory('ADV-SCHEME Basic credentials', 'HTTP 200 to Basic')],
+        [fakeTest('ADV-SCHEME a bare key'), advisory('ADV-SCHEME a bare key', 'HTTP 200 to a bare key')],
+        [fakeTest('PAG-SIZE a'), resultWith('passed', checkRecord('PAG-SIZE a', 'pass'))],
       ],
       'passed',
     );

@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
+import type { Target } from '../../core/model/target.ts';
 import { RuleViolation, type Violation } from '../../core/model/verdict.ts';
-import type { Target } from '../../core/run/config.ts';
 import { forAll, grepFor, propertySeed } from '../../core/run/property.ts';
 import { testTarget } from '../support/target.ts';
 
 function target(over: Partial<Target> = {}): Target {
   return testTarget({ keys: { test: 'sk_test_PropertyUnit01' }, fcSeed: 42, fcNumRuns: 30, ...over });
 }
+
+/** The check the properties belong to: its title seeds them and names them in replay lines. */
+const TITLE = 'PAG-SIZE';
+const ctxOf = (over: Partial<Target> = {}) => ({ target: target(over), title: TITLE });
 
 const sizeViolation = (n: number): Violation => ({ rule: 'PAG-SIZE', expected: 'n < 50', received: String(n) });
 const describeN = (n: number) => `n=${n}`;
@@ -22,7 +26,7 @@ async function failing<T>(
   examples?: T[],
 ): Promise<{ error: RuleViolation; seed: number; path: string; shrinks: number }> {
   try {
-    await forAll(t, arb, predicate, { describe: describeValue, examples });
+    await forAll({ target: t, title: TITLE }, arb, predicate, { describe: describeValue, examples });
   } catch (error) {
     assert.ok(error instanceof RuleViolation, `expected a RuleViolation, got ${String(error)}`);
     const m = /\n {2}Counterexample \(run seed (\d+), property seed \d+, path "([\d:]+)", (\d+) shrinks\): /.exec(
@@ -48,7 +52,7 @@ describe('forAll: passing properties', () => {
   test('runs FC_NUM_RUNS cases, examples first, and resolves', async () => {
     const seen: number[] = [];
     await forAll(
-      target({ fcNumRuns: 30 }),
+      ctxOf({ fcNumRuns: 30 }),
       fc.integer({ min: 100, max: 1000 }),
       async (n) => {
         seen.push(n);
@@ -64,7 +68,7 @@ describe('forAll: passing properties', () => {
   test('opts.numRuns overrides FC_NUM_RUNS', async () => {
     let calls = 0;
     await forAll(
-      target({ fcNumRuns: 30 }),
+      ctxOf({ fcNumRuns: 30 }),
       fc.nat(),
       async () => {
         calls += 1;
@@ -78,7 +82,7 @@ describe('forAll: passing properties', () => {
   test('the same seed generates the same cases', async () => {
     const run = async () => {
       const seen: number[] = [];
-      await forAll(target({ fcSeed: 99 }), fc.nat(1_000_000), async (n) => void seen.push(n), {
+      await forAll(ctxOf({ fcSeed: 99 }), fc.nat(1_000_000), async (n) => void seen.push(n), {
         describe: String,
         numRuns: 10,
       });
@@ -110,7 +114,7 @@ describe('forAll: a failing property', () => {
     assert.equal(lines[0], 'PAG-SIZE violated (§4.2 r1): `data.length` = max(0, min(limit, total - offset))');
     assert.equal(lines[1], '  Expected: n < 50');
     assert.equal(lines[2], '  Received: 50', 'the violation of the shrunk case is reported');
-    const own = propertySeed(42, '');
+    const own = propertySeed(42, TITLE);
     assert.equal(
       lines[3],
       `  Counterexample (run seed 42, property seed ${own}, path "${path}", ${shrinks} shrinks): n=50`,
@@ -205,7 +209,7 @@ describe('forAll: errors that are not violations', () => {
   test('are rethrown as they are', async () => {
     await assert.rejects(
       forAll(
-        target(),
+        ctxOf(),
         fc.nat(100),
         async () => {
           throw new TypeError('boom');
@@ -221,7 +225,7 @@ describe('forAll: errors that are not violations', () => {
     let calls = 0;
     await assert.rejects(
       forAll(
-        target({ fcSeed: 42 }),
+        ctxOf({ fcSeed: 42 }),
         arb,
         async (a) => {
           calls += 1;

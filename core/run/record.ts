@@ -1,0 +1,79 @@
+/**
+ * How a check ends: whatever its body returned or threw becomes its one record (core/model/verdict.ts). A
+ * violation of the check's own rule is a fail (advisory for an ADVISORY rule); data that changed under it, an
+ * exhausted budget, a target that stopped answering or a crash of the check's own code make it inconclusive, with
+ * the cause; a missing optional input means it did not run.
+ */
+import { BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
+import { type RuleId, rule } from '../model/rules.ts';
+import { redact } from '../model/secrets.ts';
+import { type Cause, type CheckRecord, RuleViolation, reproductionOf, type Verdict } from '../model/verdict.ts';
+import type { CheckContext } from './check.ts';
+import { DataChanged, Unusable } from './walk.ts';
+
+/** What a check's body left behind: nothing (it passed) or what it threw. */
+export type Ending = { threw: false } | { threw: true; error: unknown };
+
+/** Thrown when a check reports a violation of a rule other than its own: a bug of the suite, never a verdict. */
+export class WrongRule extends Error {
+  constructor(check: RuleId, violated: RuleId) {
+    super(`a check of ${check} reported a violation of ${violated}: a check reports only its own rule`);
+    this.name = 'WrongRule';
+  }
+}
+
+const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>, requests: number) => ({
+  rule: ctx.rule,
+  check: ctx.title,
+  reproduction: [] as string[],
+  requests,
+  notes: [...ctx.notes].map(redact),
+});
+
+/** The record of a check that did not start: an optional input is missing, or the run left it out. */
+export function notRun(
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>,
+  cause: Extract<Cause, 'needs input' | 'not selected' | 'interrupted'>,
+  reason: string,
+): CheckRecord {
+  return { ...base(ctx, 0), verdict: 'not run', cause, reason };
+}
+
+/** The record of a check that ran, from how its body ended. */
+export function recordOf(
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>,
+  ending: Ending,
+  requests: number,
+): CheckRecord {
+  const done = base(ctx, requests);
+  if (!ending.threw) return { ...done, verdict: 'pass' };
+  const error = ending.error instanceof Unusable ? new RuleViolation(ending.error.violation) : ending.error;
+  if (error instanceof RuleViolation) {
+    const v = error.violation;
+    if (v.rule !== ctx.rule) return inconclusive(done, 'crash', crashReason(new WrongRule(ctx.rule, v.rule)));
+    const verdict: Verdict = rule(ctx.rule).level === 'ADVISORY' ? 'advisory' : 'fail';
+    return {
+      ...done,
+      verdict,
+      expected: redact(v.expected),
+      received: redact(v.received),
+      ...(error.counterexample ? { counterexample: redact(error.counterexample) } : {}),
+      ...(error.replay ? { replay: redact(error.replay) } : {}),
+      reproduction: reproductionOf(v),
+    };
+  }
+  if (error instanceof DataChanged) return inconclusive(done, 'data changed', `${error.message} (twice)`);
+  if (error instanceof BudgetExhausted) return inconclusive(done, 'budget', error.message);
+  if (error instanceof TargetGone) return inconclusive(done, 'target gone', error.message);
+  if (error instanceof TransportError) return inconclusive(done, 'transport', error.message);
+  return inconclusive(done, 'crash', crashReason(error));
+}
+
+function inconclusive(done: ReturnType<typeof base>, cause: Cause, reason: string): CheckRecord {
+  return { ...done, verdict: 'inconclusive', cause, reason: redact(reason) };
+}
+
+function crashReason(error: unknown): string {
+  const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  return `the check failed in its own code, so it could not judge (${what})`;
+}
