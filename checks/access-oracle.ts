@@ -122,15 +122,24 @@ function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): 
 }
 
 /**
- * The expectation for any spelling: the scheme name is case-insensitive (RFC 9110 §11.1), so its case changes
- * nothing; extra spaces after it (RFC 9110 allows 1*SP) may be taken as the same credential or refused with 401,
- * but never answered more permissively than the canonical spelling.
+ * The expectation for any spelling. The spec writes the header one way, `Bearer <key>` with one space (§5.1); RFC 9110
+ * makes the scheme name case-insensitive and allows more spaces, but the spec does not ask a target to accept another
+ * spelling. So a valid key in another spelling may get the canonical answer or a 401 (ADV-SCHEME reports that
+ * refusal), never anything more permissive: a revoked or invalid key gets 401 in every spelling, a restricted key
+ * never a 200, no spelling lets a key into another mode or merchant.
  */
 export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const base = canonical(c, keyMode);
-  if (c.spelling.gap === ' ' || !isValidCredential(c.credential)) return base;
-  return { ...base, allowed: (s) => base.allowed(s) || s === 401, answer: `${base.answer}, or 401 (spacing refused)` };
+  if (isCanonical(c.spelling) || !isValidCredential(c.credential)) return base;
+  return {
+    ...base,
+    allowed: (s) => base.allowed(s) || s === 401,
+    answer: `${base.answer}, or 401 (a spelling other than "Bearer <key>" may be refused)`,
+  };
 }
+
+/** The spec's own spelling of the header: `Bearer`, one space. */
+export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === ' ';
 
 /** The violation when the answer is not one the case's rule allows. */
 export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {

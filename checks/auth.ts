@@ -117,6 +117,21 @@ export function unknownPathViolation(e: Exchange, why?: string): Violation | und
   };
 }
 
+/**
+ * ADV-SCHEME: a valid key written another way than the spec's `Bearer <key>` (`bearer`, `BEARER`, two spaces) is
+ * refused with 401. Legal (the spec names one spelling), but RFC 9110 makes the scheme case-insensitive: a finding.
+ * Any other answer is the access matrix's to judge (the canonical answer, never a more open one).
+ */
+export function spellingRefusedViolation(e: Exchange): Violation | undefined {
+  if (e.status !== 401) return undefined;
+  return {
+    rule: 'ADV-SCHEME',
+    expected: `the answer of \`Bearer <key>\` (RFC 9110 §11.1: the scheme is case-insensitive) for ${sent(e, 'a valid key')}`,
+    received: hint(e, { 401: 'a valid key refused for the way the header is written' }),
+    exchange: e,
+  };
+}
+
 /** KEY-SECRET: no response body or header contains the presented key (as sent, tampered or not). */
 export function keyLeakViolation(e: Exchange): Violation | undefined {
   if (e.keyLeak === undefined) return undefined;

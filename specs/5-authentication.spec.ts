@@ -9,6 +9,7 @@ import {
   firstViolation,
   keyLeakViolation,
   spelledPathViolation,
+  spellingRefusedViolation,
   unauthorizedViolation,
   unknownPathViolation,
 } from '../checks/auth.ts';
@@ -198,8 +199,10 @@ test.describe('§5.2 Paths the spec does not show (advisory)', () => {
 });
 
 test.describe('§5.1 Authorization scheme (advisory)', () => {
-  // §5.1: "Every request carries the header `Authorization: Bearer <API_KEY>`". reading: whether a target also
-  // accepts other schemes is an advisory finding, not a failure.
+  // §5.1: "Every request carries the header `Authorization: Bearer <API_KEY>`". reading: the spec asks for that spelling
+  // only; RFC 9110 makes the scheme case-insensitive, so a target should also take `bearer`/`BEARER` (and more
+  // spaces), but refusing them with 401 is an advisory finding, not a failure (the access matrix holds every
+  // spelling to "the canonical answer or a 401"). Whether other schemes are accepted is an advisory finding too.
   test(
     'ADV-SCHEME Basic credentials and a bare key are refused with 401',
     settle(async ({ api, target }) => {
@@ -212,6 +215,25 @@ test.describe('§5.1 Authorization scheme (advisory)', () => {
       const answers = [];
       for (const auth of other) {
         answers.push(unauthorizedViolation('ADV-SCHEME', await api.get(path, { auth }), 'a scheme other than Bearer'));
+      }
+      assertNoViolation(firstViolation(answers));
+    }),
+  );
+
+  test(
+    'ADV-SCHEME the test key written bearer, BEARER or with two spaces gets the answer of Bearer on both endpoints',
+    settle(async ({ api, target }) => {
+      const spellings = [
+        { scheme: 'bearer', gap: ' ' },
+        { scheme: 'BEARER', gap: ' ' },
+        { scheme: 'Bearer', gap: '  ' },
+      ];
+      const answers = [];
+      for (const path of [STATUS_PATH, paymentsPath(target.merchants.sandbox)]) {
+        for (const spelling of spellings) {
+          const e = await api.get(path, { auth: asKey('test', spelling) });
+          answers.push(spellingRefusedViolation(e));
+        }
       }
       assertNoViolation(firstViolation(answers));
     }),

@@ -102,15 +102,25 @@ describe('expectedAccess: the rule and the allowed answers of every request', ()
     assert.deepEqual([403, 404, 401, 200].map(exp.allowed), [true, true, false, false]);
   });
 
-  test("the scheme's case changes nothing; two spaces may also be refused with 401, never answered more openly", () => {
-    for (const spelling of SPELLINGS.filter((s) => s.gap === ' ')) {
-      assert.equal(verdict(on(key('test'), 'sandbox', { spelling }), 401), false, spelling.scheme);
+  test('only the canonical "Bearer <key>" must be accepted; another spelling may get a 401, never a more open answer', () => {
+    const canonical = SPELLINGS.find((s) => s.scheme === 'Bearer' && s.gap === ' ');
+    assert.ok(canonical);
+    assert.equal(verdict(on(key('test'), 'sandbox', { spelling: canonical }), 401), false);
+    for (const spelling of SPELLINGS.filter((s) => s !== canonical)) {
+      const how = JSON.stringify(spelling);
+      // A valid key: the canonical answer, or a 401.
+      assert.equal(verdict(on(key('test'), 'sandbox', { spelling }), 401), true, how);
+      assert.equal(verdict(on(key('test'), 'sandbox', { spelling }), 200), true, how);
+      assert.equal(verdict(on(key('test'), 'sandbox', { spelling }), 403), false, how);
+      // Never more permissive: the live key stays out of the sandbox, the restricted key out of the list.
+      assert.equal(verdict(on(key('live'), 'sandbox', { spelling }), 200), false, how);
+      assert.equal(verdict(on(key('live'), 'sandbox', { spelling }), 401), true, how);
+      assert.equal(verdict(on(key('restricted'), 'sandbox', { spelling }), 200), false, how);
+      assert.equal(verdict(on(key('restricted'), 'sandbox', { spelling }), 401), true, how);
+      // A bad key stays bad.
+      assert.equal(verdict(on(key('revoked'), 'sandbox', { spelling }), 200), false, how);
+      assert.equal(verdict(on(key('revoked'), 'sandbox', { spelling }), 403), false, how);
     }
-    const twoSpaces = SPELLINGS.find((s) => s.gap === '  ');
-    assert.ok(twoSpaces);
-    assert.equal(verdict(on(key('test'), 'sandbox', { spelling: twoSpaces }), 401), true);
-    assert.equal(verdict(on(key('test'), 'sandbox', { spelling: twoSpaces }), 200), true);
-    assert.equal(verdict(on(key('live'), 'sandbox', { spelling: twoSpaces }), 200), false);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   keyLeakViolation,
   otherModeViolation,
   spelledPathViolation,
+  spellingRefusedViolation,
   statusAcceptedViolation,
   unauthorizedViolation,
   unknownPathViolation,
@@ -76,6 +77,16 @@ describe('keyLeakViolation (KEY-SECRET)', () => {
     assert.match(body?.received ?? '', /HTTP 401 whose body contains the presented key/);
     const header = keyLeakViolation(fakeExchange({ status: 200, json: envelope(), keyLeak: 'header x-api-key' }));
     assert.match(header?.received ?? '', /header x-api-key/);
+  });
+});
+
+describe('spellingRefusedViolation (ADV-SCHEME: a valid key in another spelling)', () => {
+  test("a 401 is the finding; any other answer is the access matrix's to judge", () => {
+    const v = spellingRefusedViolation(refused(401));
+    assert.equal(v?.rule, 'ADV-SCHEME');
+    assert.match(v?.received ?? '', /a valid key refused for the way the header is written/);
+    for (const status of [200, 403, 404, 500]) assert.equal(spellingRefusedViolation(refused(status)), undefined);
+    assert.equal(spellingRefusedViolation(listing()), undefined);
   });
 });
 
