@@ -24,6 +24,11 @@ export const EXIT_CODES: Readonly<Record<OutcomeResult, 0 | 1 | 2 | 3>> = {
 export interface Outcome {
   result: OutcomeResult;
   exitCode: 0 | 1 | 2 | 3;
+  /**
+   * What the verdict covers when the run selected a subset (`--grep`, `--shard`, the live checklist): `for the 3
+   * selected rules`. Absent for a run of every rule.
+   */
+  scope?: string;
   /** What decided it, one line each: the failed rules, the reasons it is inconclusive, or what passed. */
   decidedBy: string[];
 }
@@ -41,7 +46,7 @@ export interface JudgedRule {
 
 export interface RunFacts {
   rules: JudgedRule[];
-  status: FullResult['status'];
+  status: FullResult['status'] | string;
   /** Errors outside any check (global setup: an unreachable target; a worker that crashed). */
   globalErrors: string[];
   /** Requests that failed in transport after their retries. */
@@ -57,6 +62,19 @@ const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
 });
 
 export function decideOutcome(facts: RunFacts): Outcome {
+  const decided = decide(facts);
+  // A run that left rules out says so: its verdict holds for the rules it selected, not for the API.
+  const notSelected = facts.rules.filter((r) => r.verdict === 'not run' && r.cause === 'not selected');
+  const selected = facts.rules.length - notSelected.length;
+  if (notSelected.length === 0 || selected === 0 || decided.result === 'bad configuration') return decided;
+  return {
+    ...decided,
+    scope: `for the ${selected} selected rule(s)`,
+    decidedBy: [...decided.decidedBy, `not selected, not judged: ${notSelected.map((r) => r.id).join(', ')}`],
+  };
+}
+
+function decide(facts: RunFacts): Outcome {
   const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && r.verdict === 'advisory'));
   if (failed.length > 0) {
     const strict = (r: JudgedRule) => (r.verdict === 'advisory' ? ', CONFORMANCE_STRICT=1' : '');
@@ -82,13 +100,11 @@ export function decideOutcome(facts: RunFacts): Outcome {
   const ids = (rows: JudgedRule[]) => rows.map((r) => r.id).join(', ');
   const notExercised = must.filter((r) => r.verdict === 'not exercised');
   const needs = must.filter((r) => r.verdict === 'not run' && r.cause === 'needs input');
-  const notSelected = must.filter((r) => r.verdict === 'not run' && r.cause !== 'needs input').length;
   const advisory = facts.rules.filter((r) => r.verdict === 'advisory');
   return outcome('conformant', [
     `${passed} MUST rule(s) passed`,
     ...(notExercised.length ? [`not exercised: ${notExercised.map((r) => `${r.id} (${r.evidence})`).join(', ')}`] : []),
     ...(needs.length ? [`not run for a missing optional input: ${ids(needs)}`] : []),
-    ...(notSelected ? [`${notSelected} MUST rule(s) not selected`] : []),
     ...(advisory.length ? [`advisory findings: ${ids(advisory)}`] : []),
   ]);
 }

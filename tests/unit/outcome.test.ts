@@ -54,12 +54,13 @@ describe('decideOutcome', () => {
     assert.deepEqual(o, {
       result: 'conformant',
       exitCode: 0,
+      scope: 'for the 5 selected rule(s)',
       decidedBy: [
         '1 MUST rule(s) passed',
         'not exercised: LIM-CAP (LIM-CAP evidence)',
         'not run for a missing optional input: AUTH-REVOKED',
-        '1 MUST rule(s) not selected',
         'advisory findings: ADV-SCHEME',
+        'not selected, not judged: PAG-EMPTY',
       ],
     });
   });
@@ -127,17 +128,14 @@ describe('the rule matrix carries the outcome', () => {
     );
     assert.equal(ok.json.outcome.exitCode, 0);
     assert.equal(ok.returned, 'passed');
-    assert.ok(ok.md.includes('Outcome: **conformant** (exit 0).'));
+    assert.ok(ok.md.includes('Outcome: **conformant** for the 1 selected rule(s) (exit 0).'));
     assert.match(
       ok.console,
-      /\nOutcome: conformant \(exit 0\): 1 MUST rule\(s\) passed; \d+ MUST rule\(s\) not selected$/,
+      /\nOutcome: conformant for the 1 selected rule\(s\) \(exit 0\): 1 MUST rule\(s\) passed; not selected, not judged: ENV-SCHEMA, /,
     );
     const bad = await runMatrix([[fakeTest('PAG-SIZE a'), resultWith('failed', failed('PAG-SIZE a', '7 records'))]]);
-    assert.deepEqual(bad.json.outcome, {
-      result: 'nonconformant',
-      exitCode: 1,
-      decidedBy: ['PAG-SIZE (MUST) failed: 7 records'],
-    });
+    assert.deepEqual(bad.json.outcome.decidedBy[0], 'PAG-SIZE (MUST) failed: 7 records');
+    assert.deepEqual([bad.json.outcome.result, bad.json.outcome.exitCode], ['nonconformant', 1]);
     assert.equal(bad.returned, 'failed');
   });
 

@@ -229,18 +229,21 @@ describe('rule matrix: files and console', () => {
       check('PAG-TOTAL a', 'fail', { received: 'a|b' }),
     ]);
     const lines = md.split('\n');
-    assert.deepEqual(lines.slice(0, 9), [
+    assert.deepEqual(lines.slice(0, 5), [
       '# Conformance rule matrix',
       '',
-      'Outcome: **nonconformant** (exit 1).',
+      'Outcome: **nonconformant** for the 2 selected rule(s) (exit 1).',
       '',
       '- PAG-TOTAL (MUST) failed: a\\|b',
+    ]);
+    assert.match(lines[5] ?? '', /^- not selected, not judged: ENV-SCHEMA, PAG-ECHO, /);
+    assert.deepEqual(lines.slice(6, 11), [
       '',
       `Run status: failed; 2 GET requests in ${json.durationSeconds} s; no seed.`,
       '',
       '| rule | section | level | verdict | requests | evidence |',
+      '|---|---|---|---|---|---|',
     ]);
-    assert.equal(lines[9], '|---|---|---|---|---|---|');
     assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
     assert.ok(lines.includes('| PAG-TOTAL | §4.2 r2 | MUST | fail | 0 | a\\|b |'));
     assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run | 0 | not selected |'));
