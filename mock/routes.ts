@@ -20,10 +20,6 @@ function decodeSegment(raw: string): string | undefined {
   }
 }
 
-export function listPath(merchantId: string): string {
-  return `${LIST_PREFIX}${encodeURIComponent(merchantId)}${LIST_SUFFIX}`;
-}
-
 /** A request-target split into its path (as sent), the endpoint that path names, and the raw query. */
 export interface Target {
   path: string;

@@ -1,14 +1,14 @@
 /**
- * The fault catalogue: its shape against the rule catalogue, and for every fault its own HTTP probe (the fault's
- * `probe`) showing that the faulty mock deviates from the clean one exactly as the fault describes.
+ * The fault catalogue: its shape against the rule catalogue, and for every fault its own HTTP probe
+ * (tests/mock/probes/) showing that the faulty mock deviates from the clean one exactly as the fault describes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RULES } from '../../core/model/rules.ts';
 import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults/index.ts';
-import { probeContext } from '../../mock/faults/probe.ts';
 import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/hooks.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
+import { PROBES, probeContext } from './probes/index.ts';
 
 const RULE_IDS: string[] = RULES.map((r) => r.id);
 
@@ -64,7 +64,9 @@ describe('each fault deviates as described (faulty vs clean mock)', () => {
       const unexpected: string[] = [];
       const faulty = await startMock({ faults: [f.name], log: (line) => unexpected.push(line) });
       try {
-        await f.probe(probeContext(clean, faulty));
+        const probe = PROBES[f.name];
+        assert.ok(probe, `${f.name} has no probe`);
+        await probe(probeContext(clean, faulty));
       } finally {
         await faulty.stop();
       }
