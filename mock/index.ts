@@ -73,9 +73,9 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const variants = resolveVariants(opts.variants);
   const faults = opts.faults ?? [];
   const board = switchboard(faults);
-  const keys = issueKeys(board);
+  const keys = issueKeys(board.auth);
   const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
-  const settings = querySettings(variants, board);
+  const settings = querySettings(variants, board.params);
   const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
   const server = createMockServer({
     store,

@@ -4,7 +4,7 @@
  */
 import type { Mode } from './data.ts';
 import { errorBody, type Failure, MESSAGES } from './errors.ts';
-import type { RequestFacts, Switchboard } from './hooks.ts';
+import type { Board, RequestFacts } from './hooks.ts';
 import type { Page } from './query.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -22,6 +22,16 @@ export interface Reply {
   body: string;
 }
 
+/** Where faults hook into rendering, last. */
+export interface RenderHooks {
+  /** Rewrite a 200 body (listing or status). */
+  body?(body: Record<string, unknown>, facts: RequestFacts): void;
+  /** Rewrite a failure before its body is built. */
+  error?(failure: Failure, facts: RequestFacts): void;
+  /** Add or change response headers. */
+  headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * Stands in for `data` while the envelope is stringified; the rows' precomputed JSON replaces it after.
@@ -32,7 +42,7 @@ const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD';
 
-export function createRenderer(variants: Variants, board: Switchboard, rowJson: (row: Row) => string) {
+export function createRenderer(variants: Variants, board: Board<RenderHooks>, rowJson: (row: Row) => string) {
   const extras = variants.extras === 'on';
 
   const bodyOf = (outcome: Outcome, facts: RequestFacts): { status: number; body: string; type: string } => {

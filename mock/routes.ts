@@ -2,9 +2,16 @@
  * Request-target parsing: which endpoint a path names, and the raw query string.
  * Never throws: malformed percent-encoding, absolute-form or `*` targets simply match no endpoint.
  */
+import type { RequestFacts } from './hooks.ts';
 
+/** The endpoint a path names; its kinds are hooks.ts's `RouteKind`. */
 export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | { kind: 'unknown' };
-export type RouteKind = Route['kind'];
+
+/** Where faults hook into routing (server.ts asks them after parsing the target). */
+export interface RouteHooks {
+  /** The endpoint a faulty router finds for the path (undefined = the clean router's). */
+  route?(route: Route, request: RequestFacts): Route | undefined;
+}
 
 export const STATUS_PATH = '/merchant/status';
 export const LIST_PREFIX = '/payments/n1/merchant/';

@@ -10,12 +10,13 @@ import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
 import { checkPermission, decideAccess } from './authorize.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults/index.ts';
-import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
+import { firstAnswer, type RequestFacts } from './hooks.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';
 import { ALLOWED_METHODS, createRenderer, type Outcome, type Reply } from './render.ts';
 import { parseTarget } from './routes.ts';
 import type { Store } from './store.ts';
+import type { Switchboard } from './switchboard.ts';
 import type { Variants } from './variants.ts';
 
 export interface MockConfig {
@@ -56,15 +57,15 @@ export function decide(
   const { search } = target;
   facts.path = target.path;
   facts.search = search;
-  const route = firstAnswer(c.board.route, target.route, facts) ?? target.route;
+  const route = firstAnswer(c.board.routes.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
 
   // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not
   // (routing=route-first: on a path no endpoint serves, 404 comes first).
-  const early = firstAnswer(c.board.beforeAuth, route, c.store, facts);
+  const early = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
   if (early) return failed(early);
   if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
-  const auth = authenticate(c.keys, c.board, c.variants.spacing, authorization, route, facts);
+  const auth = authenticate(c.keys, c.board.auth, c.variants.spacing, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
@@ -78,23 +79,23 @@ export function decide(
     );
   }
   if (route.kind === 'status') {
-    const denied = checkPermission(c.board, auth.key, undefined, facts);
+    const denied = checkPermission(c.board.authorize, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
   }
 
   // 4. Merchant and mode, then 5. permission.
-  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode, facts);
+  const access = decideAccess(c.store, c.board.authorize, c.variants, route.merchantId, auth.key.mode, facts);
   if (access.failure) return failed(access.failure);
-  const denied = checkPermission(c.board, auth.key, access.merchant, facts);
+  const denied = checkPermission(c.board.authorize, auth.key, access.merchant, facts);
   if (denied) return failed(denied);
 
   // 6. Parameters, then 7. filter, sort and paginate over precomputed lists.
-  const parsed = parseQuery(search, c.settings, c.board);
+  const parsed = parseQuery(search, c.settings, c.board.params);
   if (parsed.failure) return failed(parsed.failure);
   const { store } = c;
   const views = store.listing(access.listing);
   const context = { request: facts, access, query: parsed.query, views, store, requestNo };
-  return { kind: 'list', page: runQuery(context, c.board) };
+  return { kind: 'list', page: runQuery(context, c.board.query) };
 }
 
 /** Stack frames only: an error message might quote request input, so it is not logged. */
@@ -129,7 +130,7 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, [number, Message]>> = {
 };
 
 export function createMockServer(config: MockConfig): Server {
-  const render = createRenderer(config.variants, config.board, config.store.json);
+  const render = createRenderer(config.variants, config.board.render, config.store.json);
   const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   let requestNo = 0;
 

@@ -3,7 +3,7 @@
  * Adding a fault touches its catalogue file (then `npm run docs`) and its probe in tests/mock/probes/.
  */
 import type { RuleId } from '../../core/model/rules.ts';
-import type { FaultHooks } from '../hooks.ts';
+import type { FaultHooks } from '../switchboard.ts';
 
 export interface Fault {
   name: string;

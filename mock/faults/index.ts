@@ -1,11 +1,11 @@
 /**
  * The fault switchboard: named single deviations from the spec, each tied to the rule (rules.md) it breaks.
  * Faults are what real implementations get wrong; a conformance suite run against the mock with one fault
- * on must fail exactly that rule. Each fault acts only through hooks (hooks.ts) at fixed pipeline points;
+ * on must fail exactly that rule. Each fault acts only through hooks (switchboard.ts) at fixed pipeline points;
  * its probe, the HTTP exchange that shows the deviation, is a test (tests/mock/probes/).
  */
 
-import { compileHooks, type Switchboard } from '../hooks.ts';
+import { compileHooks, type Switchboard } from '../switchboard.ts';
 import { ACCESS_FAULTS } from './access.ts';
 import { AUTH_FAULTS } from './auth.ts';
 import { CAP_FAULTS } from './cap.ts';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RULES, type RuleId } from '../../core/model/rules.ts';
 import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults/index.ts';
-import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/hooks.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
+import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/switchboard.ts';
 import { PROBE_GROUPS, PROBES, probeContext } from './probes/index.ts';
 
 const RULE_IDS: readonly RuleId[] = RULES.map((r) => r.id);
@@ -43,7 +43,7 @@ describe('fault catalogue', () => {
     );
   });
   test('hook points are listed in request order: their stages never go back', () => {
-    const ranks = HOOK_POINTS.map((p) => STAGES.indexOf(HOOK_STAGES[p]));
+    const ranks = HOOK_POINTS.map((p) => STAGES.indexOf(HOOK_STAGES[p].stage));
     assert.deepEqual(
       ranks,
       [...ranks].sort((a, b) => a - b),

@@ -270,10 +270,10 @@ describe('last resort: an unexpected exception is a logged 500 and the server li
     const lines: string[] = [];
     const server = createMockServer({
       store: broken,
-      keys: issueKeys(board),
+      keys: issueKeys(board.auth),
       board,
       variants: VARIANT_DEFAULTS,
-      settings: querySettings(VARIANT_DEFAULTS, board),
+      settings: querySettings(VARIANT_DEFAULTS, board.params),
       log: (line) => lines.push(line),
     });
     await new Promise<void>((resolve) => server.listen(0, H, resolve));
