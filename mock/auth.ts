@@ -5,7 +5,7 @@
 import type { Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
 import { type Board, firstAnswer, type RequestFacts } from './hooks.ts';
-import { TARGET } from './identity.ts';
+import { IDENTITY } from './identity.ts';
 import type { Route } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -13,7 +13,7 @@ import type { Variants } from './variants.ts';
 export type Permission = 'merchant:status' | 'payments:read';
 export const ALL_PERMISSIONS: readonly Permission[] = ['merchant:status', 'payments:read'];
 
-export type KeySlot = keyof typeof TARGET.keys;
+export type KeySlot = keyof typeof IDENTITY.keys;
 
 export interface KeyRecord {
   slot: KeySlot;
@@ -51,16 +51,16 @@ export interface AuthHooks {
 /** The issued keys: test and live with every permission, restricted without payments:read, revoked refused. */
 export function issueKeys(board: Board<AuthHooks>): KeyTable {
   const all: KeyRecord[] = [
-    { slot: 'test', secret: TARGET.keys.test, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: false },
-    { slot: 'live', secret: TARGET.keys.live, mode: 'live', permissions: [...ALL_PERMISSIONS], revoked: false },
+    { slot: 'test', secret: IDENTITY.keys.test, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: false },
+    { slot: 'live', secret: IDENTITY.keys.live, mode: 'live', permissions: [...ALL_PERMISSIONS], revoked: false },
     {
       slot: 'restricted',
-      secret: TARGET.keys.restricted,
+      secret: IDENTITY.keys.restricted,
       mode: 'test',
       permissions: ['merchant:status'],
       revoked: false,
     },
-    { slot: 'revoked', secret: TARGET.keys.revoked, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: true },
+    { slot: 'revoked', secret: IDENTITY.keys.revoked, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: true },
   ];
   for (const patch of board.keys) patch(all);
   const bySecret = new Map(all.map((k) => [k.secret, k]));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
 import { switchboard } from './faults/index.ts';
-import { TARGET } from './identity.ts';
+import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
@@ -74,7 +74,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const faults = opts.faults ?? [];
   const board = switchboard(faults);
   const keys = issueKeys(board.auth);
-  const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
+  const store = buildStore(generateDataset(opts.seed ?? IDENTITY.seed), variants);
   const settings = querySettings(variants, board.params);
   const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
   const server = createMockServer({
@@ -88,7 +88,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     onRequest: opts.onRequest,
   });
 
-  const host = opts.host ?? TARGET.host;
+  const host = opts.host ?? IDENTITY.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -105,10 +105,10 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     API_LIVE_KEY: keys.slot('live').secret,
     API_RESTRICTED_KEY: keys.slot('restricted').secret,
     API_REVOKED_KEY: keys.slot('revoked').secret,
-    SANDBOX_MERCHANT_ID: TARGET.merchants.sandbox,
-    LIVE_MERCHANT_ID: TARGET.merchants.live,
-    OTHER_SANDBOX_MERCHANT_ID: TARGET.merchants.otherSandbox,
-    API_DEFAULT_LIMIT: String(TARGET.defaultLimit),
+    SANDBOX_MERCHANT_ID: IDENTITY.merchants.sandbox,
+    LIVE_MERCHANT_ID: IDENTITY.merchants.live,
+    OTHER_SANDBOX_MERCHANT_ID: IDENTITY.merchants.otherSandbox,
+    API_DEFAULT_LIMIT: String(IDENTITY.defaultLimit),
   };
 
   let stopping: Promise<void> | undefined;

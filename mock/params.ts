@@ -5,7 +5,7 @@
 import { STATUSES, type Status } from './data.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { type Board, firstAnswer } from './hooks.ts';
-import { TARGET } from './identity.ts';
+import { IDENTITY } from './identity.ts';
 import type { Filter } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -23,8 +23,8 @@ export interface QuerySettings {
 
 export function querySettings(variants: Variants, board: Board<ParamsHooks>): QuerySettings {
   const settings: QuerySettings = {
-    defaultLimit: TARGET.defaultLimit,
-    maxLimit: TARGET.maxLimit,
+    defaultLimit: IDENTITY.defaultLimit,
+    maxLimit: IDENTITY.maxLimit,
     overLimit: variants['over-limit'],
     invalid: variants.invalid,
     unknownStatus: variants['unknown-status'],

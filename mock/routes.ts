@@ -28,13 +28,13 @@ function decodeSegment(raw: string): string | undefined {
 }
 
 /** A request-target split into its path (as sent), the endpoint that path names, and the raw query. */
-export interface Target {
+export interface RequestTarget {
   path: string;
   route: Route;
   search: string;
 }
 
-export function parseTarget(url: string): Target {
+export function parseTarget(url: string): RequestTarget {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const search = q < 0 ? '' : url.slice(q + 1);

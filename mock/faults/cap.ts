@@ -1,5 +1,5 @@
 /** Faults of the cap (§8): more than 100 records in one answer, or a clamp echoed wrongly. */
-import { TARGET } from '../identity.ts';
+import { IDENTITY } from '../identity.ts';
 import { type Fault, fault } from './fault.ts';
 
 const DIGITS = /^\d+$/;
@@ -39,7 +39,7 @@ export const CAP_FAULTS: readonly Fault[] = [
       oddParam: (name, raw) => {
         if (name !== 'limit' || !/^\d+e\d+$/i.test(raw)) return undefined;
         const checked = Number.parseInt(raw, 10);
-        return checked >= 1 && checked <= TARGET.maxLimit ? usable(raw) : undefined;
+        return checked >= 1 && checked <= IDENTITY.maxLimit ? usable(raw) : undefined;
       },
     },
   ),

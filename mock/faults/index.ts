@@ -6,8 +6,8 @@
  */
 
 import { compileHooks, type Switchboard } from '../switchboard.ts';
-import { ACCESS_FAULTS } from './access.ts';
 import { AUTH_FAULTS } from './auth.ts';
+import { AUTHORIZE_FAULTS } from './authorize.ts';
 import { CAP_FAULTS } from './cap.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
 import type { Fault } from './fault.ts';
@@ -20,7 +20,7 @@ import { PATH_FAULTS } from './paths.ts';
 
 export { type Fault, FaultCrash } from './fault.ts';
 
-/** The catalogue, in the order hooks run: the listing's faults first, then those of access. */
+/** The catalogue, in the order hooks run: the listing's faults first, then those of authentication and authorization. */
 export const FAULTS: readonly Fault[] = [
   ...ENVELOPE_FAULTS,
   ...PAGE_FAULTS,
@@ -29,7 +29,7 @@ export const FAULTS: readonly Fault[] = [
   ...LIVE_FAULTS,
   ...INPUT_FAULTS,
   ...AUTH_FAULTS,
-  ...ACCESS_FAULTS,
+  ...AUTHORIZE_FAULTS,
   ...KEY_FAULTS,
   ...PATH_FAULTS,
 ];

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { TARGET } from '../../mock/identity.ts';
+import { IDENTITY } from '../../mock/identity.ts';
 
-export const KEYS = TARGET.keys;
-export const MERCHANTS = TARGET.merchants;
+export const KEYS = IDENTITY.keys;
+export const MERCHANTS = IDENTITY.merchants;
 export const UNKNOWN_MERCHANT = 'msb_doesNotExist';
 export const ALL_KEYS: readonly string[] = Object.values(KEYS);
 
@@ -142,7 +142,7 @@ function finalResponse(text: string): string {
 /** Sends raw bytes on a fresh connection; resolves with the first response (or status 0 if none came). */
 export function raw(port: number, data: string | Buffer, timeoutMs = 3000): Promise<RawResponse> {
   return new Promise((resolve) => {
-    const socket = connect(port, TARGET.host);
+    const socket = connect(port, IDENTITY.host);
     const chunks: Buffer[] = [];
     let finished = false;
     const done = () => {
@@ -175,5 +175,5 @@ export function raw(port: number, data: string | Buffer, timeoutMs = 3000): Prom
 /** A GET request line and headers for raw(), with the test key unless told otherwise. */
 export function rawGet(target: string, extraHeaders = '', key: string | null = KEYS.test): string {
   const auth = key === null ? '' : `Authorization: Bearer ${key}\r\n`;
-  return `GET ${target} HTTP/1.1\r\nHost: ${TARGET.host}\r\n${auth}${extraHeaders}Connection: close\r\n\r\n`;
+  return `GET ${target} HTTP/1.1\r\nHost: ${IDENTITY.host}\r\n${auth}${extraHeaders}Connection: close\r\n\r\n`;
 }

@@ -1,6 +1,6 @@
 /** Probes of the envelope faults (mock/faults/envelope.ts): the envelope (§2), its echo (§4.2 rule 3) and the default limit. */
 import assert from 'node:assert/strict';
-import { TARGET } from '../../../mock/identity.ts';
+import { IDENTITY } from '../../../mock/identity.ts';
 import { ids, list, MERCHANTS, page } from '../support.ts';
 import type { Probe } from './probe.ts';
 
@@ -36,6 +36,6 @@ export const ENVELOPE_PROBES: Record<string, Probe> = {
   'default-limit-25': async (p) => {
     const { c, f } = await p.both(list(SB));
     assert.deepEqual([c.body.data.length, f.body.data.length, f.body.limit], [10, 25, 25]);
-    assert.equal(p.faulty.env.API_DEFAULT_LIMIT, String(TARGET.defaultLimit), 'the announced default stays');
+    assert.equal(p.faulty.env.API_DEFAULT_LIMIT, String(IDENTITY.defaultLimit), 'the announced default stays');
   },
 };

@@ -2,8 +2,9 @@
  * Every fault's probe, keyed by the fault's name, in files grouped as the faults are in mock/faults/.
  * tests/mock/faults.test.ts checks that the probes and the faults name the same set and runs each probe.
  */
-import { ACCESS_PROBES } from './access.ts';
+
 import { AUTH_PROBES } from './auth.ts';
+import { AUTHORIZE_PROBES } from './authorize.ts';
 import { CAP_PROBES } from './cap.ts';
 import { ENVELOPE_PROBES } from './envelope.ts';
 import { FILTER_SORT_PROBES } from './filter-sort.ts';
@@ -25,7 +26,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   LIVE_PROBES,
   INPUT_PROBES,
   AUTH_PROBES,
-  ACCESS_PROBES,
+  AUTHORIZE_PROBES,
   KEY_PROBES,
   PATH_PROBES,
 ];

@@ -1,4 +1,4 @@
-/** Probes of the faults of access after authentication (mock/faults/access.ts): permissions, modes, merchants. */
+/** Probes of the authorization faults (mock/faults/authorize.ts): permissions, modes, merchants. */
 import assert from 'node:assert/strict';
 import { call, KEYS, list, MERCHANTS, page, UNKNOWN_MERCHANT } from '../support.ts';
 import type { Probe } from './probe.ts';
@@ -6,7 +6,7 @@ import type { Probe } from './probe.ts';
 const SB = MERCHANTS.sandbox;
 const LIVE = MERCHANTS.live;
 
-export const ACCESS_PROBES: Record<string, Probe> = {
+export const AUTHORIZE_PROBES: Record<string, Probe> = {
   'restricted-401': async (p) => {
     const { c, f } = await p.both(list(SB), KEYS.restricted);
     assert.deepEqual([c.status, f.status], [403, 401]);

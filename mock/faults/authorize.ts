@@ -1,13 +1,13 @@
 /**
- * Faults of access after authentication (§1, §4.1, §5.5, §5.6, §7): permissions, modes and merchants.
+ * Faults of authorization, after authentication (§1, §4.1, §5.5, §5.6, §7): permissions, modes and merchants.
  */
-import { MERCHANTS as ALL_MERCHANTS, listingKey } from '../data.ts';
+import { listingKey, MERCHANTS } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
 import { type Fault, fault, queryHas } from './fault.ts';
 
-const otherSandboxes = (id: string) => ALL_MERCHANTS.filter((m) => m.kind === 'sandbox' && m.id !== id);
+const otherSandboxes = (id: string) => MERCHANTS.filter((m) => m.kind === 'sandbox' && m.id !== id);
 
-export const ACCESS_FAULTS: readonly Fault[] = [
+export const AUTHORIZE_FAULTS: readonly Fault[] = [
   // Permissions (§7, §4.1)
   fault('restricted-401', 'AUTH-FORBIDDEN', 'the restricted key gets 401 on the payments list', {
     permission: (c) => {
