@@ -4,10 +4,17 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FAULTS, selectFaults } from './faults/index.ts';
-import { IDENTITY } from './identity.ts';
-import { type RunningMock, startMock, TEST_CA } from './index.ts';
-import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
+import {
+  describeVariants,
+  FAULTS,
+  IDENTITY,
+  type RunningMock,
+  resolveVariants,
+  selectFaults,
+  startMock,
+  TEST_CA,
+  VARIANT_DIMENSIONS,
+} from './index.ts';
 
 export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run mock -- [options])
 

@@ -1,21 +1,42 @@
 /**
- * Programmatic API of the mock: start it (port 0 = a free port), read its env, stop it.
- * Used by the mock's self-tests, the CLI and the suite's matrix runner.
+ * The mock's one entry for code outside mock/: start it (port 0 = a free port), read its env, stop it; its
+ * identity, its test-only CA, the fault catalogue (names, rules, descriptions) and the variant dimensions.
+ * Used by the CLI, the suite's global setup and matrix runner, the scripts and the mock's self-tests.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
-import { switchboard } from './faults/index.ts';
+import { FAULTS as CATALOGUE, type Fault, selectFaults as select, switchboard } from './faults/index.ts';
 import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
-export { FAULTS } from './faults/index.ts';
-export { VARIANT_DEFAULTS, VARIANT_DIMENSIONS, type VariantName } from './variants.ts';
+export { FaultError } from './faults/index.ts';
+export { IDENTITY, type MockIdentity } from './identity.ts';
+export type { RecordedRequest } from './server.ts';
+export {
+  describeVariants,
+  resolveVariants,
+  VARIANT_DEFAULTS,
+  VARIANT_DIMENSIONS,
+  VariantError,
+  type VariantInput,
+  type VariantName,
+  type Variants,
+} from './variants.ts';
+
+/** A fault as seen from outside the mock: its name, the rule it breaks and what it does (its hooks stay inside). */
+export type FaultInfo = Pick<Fault, 'name' | 'rule' | 'description'>;
+
+/** The fault catalogue, in catalogue order. */
+export const FAULTS: readonly FaultInfo[] = CATALOGUE;
+
+/** The faults named, in catalogue order. Throws FaultError naming an unknown fault and listing the known ones. */
+export const selectFaults: (names?: readonly string[]) => FaultInfo[] = select;
 
 export interface MockOptions {
   /** 0 = a free port (default). */
@@ -35,8 +56,6 @@ export interface MockOptions {
   /** Sees each request: method, target, and which issued key it carried (never the key). */
   onRequest?: (request: RecordedRequest) => void;
 }
-
-export type { RecordedRequest } from './server.ts';
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
 export const TEST_CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));

@@ -9,10 +9,7 @@ import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, main, USAGE } from '../../mock/cli.ts';
-import { FAULTS } from '../../mock/faults/index.ts';
-import { IDENTITY } from '../../mock/identity.ts';
-import { startMock, TEST_CA } from '../../mock/index.ts';
-import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
+import { FAULTS, IDENTITY, startMock, TEST_CA, VARIANT_DIMENSIONS } from '../../mock/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -11,9 +11,8 @@ import {
   STATUSES,
   statusQuota,
 } from '../../mock/data.ts';
-import { IDENTITY } from '../../mock/identity.ts';
+import { IDENTITY, resolveVariants, VARIANT_DEFAULTS } from '../../mock/index.ts';
 import { buildStore, type Row } from '../../mock/store.ts';
-import { resolveVariants, VARIANT_DEFAULTS } from '../../mock/variants.ts';
 
 const dataset = generateDataset(IDENTITY.seed);
 const all: Payment[] = [...dataset.listings.values()].flat();

@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RULES, type RuleId } from '../../core/model/rules.ts';
-import { FAULT_NAMES, FAULTS, FaultError, selectFaults } from '../../mock/faults/index.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { FAULTS, FaultError, type RunningMock, selectFaults, startMock } from '../../mock/index.ts';
 import { HOOK_POINTS, HOOK_STAGES, STAGES } from '../../mock/switchboard.ts';
 import { PROBE_GROUPS, PROBES, probeContext } from './probes/index.ts';
 
@@ -15,6 +14,7 @@ const RULE_IDS: readonly RuleId[] = RULES.map((r) => r.id);
 /** Rules of the catalogue that no fault breaks yet, named here so that the gap is a decision, not an accident. */
 const RULES_WITHOUT_FAULT: readonly RuleId[] = [];
 
+const FAULT_NAMES = FAULTS.map((f) => f.name);
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
 
 let clean: RunningMock;

@@ -9,12 +9,10 @@ import { issueKeys } from '../../mock/auth.ts';
 import { generateDataset } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
 import { switchboard } from '../../mock/faults/index.ts';
-import { IDENTITY } from '../../mock/identity.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { IDENTITY, type RunningMock, startMock, VARIANT_DEFAULTS } from '../../mock/index.ts';
 import { querySettings } from '../../mock/params.ts';
 import { createMockServer, lastResort } from '../../mock/server.ts';
 import { buildStore } from '../../mock/store.ts';
-import { VARIANT_DEFAULTS } from '../../mock/variants.ts';
 import { call, KEYS, leaksKey, list, MERCHANTS, type RawResponse, raw, rawGet } from './support.ts';
 
 let mock: RunningMock;

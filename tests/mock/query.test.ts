@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateDataset, listingKey, STATUSES } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
-import { IDENTITY } from '../../mock/identity.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { IDENTITY, type RunningMock, startMock } from '../../mock/index.ts';
 import { assertEnvelope, call, ids, list, MERCHANTS, type PaymentJson, page, walk } from './support.ts';
 
 let mock: RunningMock;

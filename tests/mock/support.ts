@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { IDENTITY } from '../../mock/identity.ts';
+import { IDENTITY } from '../../mock/index.ts';
 
 export const KEYS = IDENTITY.keys;
 export const MERCHANTS = IDENTITY.merchants;

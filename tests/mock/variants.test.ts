@@ -7,15 +7,15 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { generateDataset, listingKey } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
-import { IDENTITY } from '../../mock/identity.ts';
-import { startMock } from '../../mock/index.ts';
 import {
-  parseVariantArg,
+  IDENTITY,
   resolveVariants,
+  startMock,
   VARIANT_DEFAULTS,
   VARIANT_DIMENSIONS,
   VariantError,
-} from '../../mock/variants.ts';
+} from '../../mock/index.ts';
+import { parseVariantArg } from '../../mock/variants.ts';
 import { assertEnvelope, call, ids, KEYS, list, MERCHANTS, page, walk } from './support.ts';
 
 const SANDBOX = MERCHANTS.sandbox;

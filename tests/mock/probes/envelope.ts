@@ -1,6 +1,6 @@
 /** Probes of the envelope faults (mock/faults/envelope.ts): the envelope (§2), its echo (§4.2 rule 3) and the default limit. */
 import assert from 'node:assert/strict';
-import { IDENTITY } from '../../../mock/identity.ts';
+import { IDENTITY } from '../../../mock/index.ts';
 import { ids, list, MERCHANTS, page } from '../support.ts';
 import type { Probe } from './probe.ts';
 
