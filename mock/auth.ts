@@ -4,15 +4,16 @@
  */
 import type { Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
-import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
-import { TARGET } from './identity.ts';
+import { type Board, firstAnswer, type RequestFacts } from './hooks.ts';
+import { IDENTITY } from './identity.ts';
 import type { Route } from './routes.ts';
+import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
 
 export type Permission = 'merchant:status' | 'payments:read';
 export const ALL_PERMISSIONS: readonly Permission[] = ['merchant:status', 'payments:read'];
 
-export type KeySlot = keyof typeof TARGET.keys;
+export type KeySlot = keyof typeof IDENTITY.keys;
 
 export interface KeyRecord {
   slot: KeySlot;
@@ -29,19 +30,37 @@ export interface KeyTable {
   exact(secret: string): KeyRecord | undefined;
 }
 
+/** Where faults hook into the issued keys and authentication, in the order they are asked. */
+export interface AuthHooks {
+  /** Start: patch the issued keys. */
+  keys?(keys: KeyRecord[]): void;
+  /** Before auth: answer early (e.g. reveal an unknown merchant before checking the key); asked by server.ts. */
+  beforeAuth?(route: Route, store: Store, request: RequestFacts): Failure | undefined;
+  /** Whether the request skips authentication (a route without the auth middleware): served as the test key. */
+  unguarded?(request: RequestFacts): boolean;
+  /** Whether a request without Authorization passes as the test key. */
+  missingKey?(route: Route): boolean;
+  /** A token from credentials that are not `Bearer <token>`. */
+  credentials?(credentials: Credentials): string | undefined;
+  /** A key for a token that matched no key exactly. */
+  matchKey?(token: string, keys: readonly KeyRecord[]): KeyRecord | undefined;
+  /** Rewrite the authentication decision for presented credentials. */
+  auth?(check: AuthCheck, request: RequestFacts): void;
+}
+
 /** The issued keys: test and live with every permission, restricted without payments:read, revoked refused. */
-export function issueKeys(board: Switchboard): KeyTable {
+export function issueKeys(board: Board<AuthHooks>): KeyTable {
   const all: KeyRecord[] = [
-    { slot: 'test', secret: TARGET.keys.test, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: false },
-    { slot: 'live', secret: TARGET.keys.live, mode: 'live', permissions: [...ALL_PERMISSIONS], revoked: false },
+    { slot: 'test', secret: IDENTITY.keys.test, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: false },
+    { slot: 'live', secret: IDENTITY.keys.live, mode: 'live', permissions: [...ALL_PERMISSIONS], revoked: false },
     {
       slot: 'restricted',
-      secret: TARGET.keys.restricted,
+      secret: IDENTITY.keys.restricted,
       mode: 'test',
       permissions: ['merchant:status'],
       revoked: false,
     },
-    { slot: 'revoked', secret: TARGET.keys.revoked, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: true },
+    { slot: 'revoked', secret: IDENTITY.keys.revoked, mode: 'test', permissions: [...ALL_PERMISSIONS], revoked: true },
   ];
   for (const patch of board.keys) patch(all);
   const bySecret = new Map(all.map((k) => [k.secret, k]));
@@ -86,7 +105,7 @@ export type AuthResult =
  */
 export function authenticate(
   table: KeyTable,
-  board: Switchboard,
+  board: Board<AuthHooks>,
   spacing: Variants['spacing'],
   header: string | undefined,
   route: Route,

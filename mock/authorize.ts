@@ -5,8 +5,7 @@
 import type { KeyRecord } from './auth.ts';
 import { listingKey, type Merchant, type Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
-import type { RequestFacts, Switchboard } from './hooks.ts';
-import type { RouteKind } from './routes.ts';
+import type { Board, RequestFacts, RouteKind } from './hooks.ts';
 import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -19,9 +18,17 @@ export interface Access {
   failure: Failure | undefined;
 }
 
+/** Where faults hook into authorization: merchant and mode, then permission. */
+export interface AuthorizeHooks {
+  /** Rewrite the access decision (merchant and mode). */
+  access?(access: Access, request: RequestFacts): void;
+  /** Rewrite the permission decision. */
+  permission?(check: PermissionCheck, request: RequestFacts): void;
+}
+
 export function decideAccess(
   store: Store,
-  board: Switchboard,
+  board: Board<AuthorizeHooks>,
   variants: Variants,
   merchantId: string,
   mode: Mode,
@@ -54,7 +61,7 @@ export interface PermissionCheck {
 }
 
 export function checkPermission(
-  board: Switchboard,
+  board: Board<AuthorizeHooks>,
   key: KeyRecord,
   merchant: Merchant | undefined,
   request: RequestFacts,

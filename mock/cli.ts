@@ -4,16 +4,23 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FAULTS, selectFaults } from './faults/index.ts';
-import { TARGET } from './identity.ts';
-import { type RunningMock, startMock, TEST_CA } from './index.ts';
-import { describeVariants, resolveVariants, VARIANT_DIMENSIONS } from './variants.ts';
+import {
+  describeVariants,
+  FAULTS,
+  IDENTITY,
+  type RunningMock,
+  resolveVariants,
+  selectFaults,
+  startMock,
+  TEST_CA,
+  VARIANT_DIMENSIONS,
+} from './index.ts';
 
 export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run mock -- [options])
 
-  --port N                 port (default ${TARGET.mockPort}; 0 = any free port)
-  --host HOST              address to bind (default ${TARGET.host})
-  --seed N                 data seed (default ${TARGET.seed})
+  --port N                 port (default ${IDENTITY.mockPort}; 0 = any free port)
+  --host HOST              address to bind (default ${IDENTITY.host})
+  --seed N                 data seed (default ${IDENTITY.seed})
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
   --fault NAME             switch on a named deviation from the spec; repeatable
   --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
@@ -89,7 +96,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let seed: number | undefined;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
-    port = integer('port', values.port, 0, 65535) ?? TARGET.mockPort;
+    port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
     seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
     resolveVariants(values.variant ?? []);
     selectFaults(values.fault ?? []);
@@ -116,7 +123,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const where = `${values.host ?? TARGET.host}:${port}`;
+    const where = `${values.host ?? IDENTITY.host}:${port}`;
     io.err(
       code === 'EADDRINUSE'
         ? `mock: port ${port} is already in use (${where})`

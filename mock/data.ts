@@ -2,12 +2,12 @@
  * The seeded, deterministic data set: merchants and their payments per mode.
  * Same seed, same payments (ids, amounts, statuses, timestamps); nothing here depends on the clock.
  */
-import { TARGET } from './identity.ts';
+import { IDENTITY } from './identity.ts';
 
 export const STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED', 'CANCELED'] as const;
 export type Status = (typeof STATUSES)[number];
 export type Mode = 'test' | 'live';
-export type MerchantRole = keyof typeof TARGET.merchants;
+export type MerchantRole = keyof typeof IDENTITY.merchants;
 
 export interface Merchant {
   role: MerchantRole;
@@ -26,9 +26,9 @@ export interface Payment {
 }
 
 export const MERCHANTS: readonly Merchant[] = [
-  { role: 'sandbox', id: TARGET.merchants.sandbox, kind: 'sandbox' },
-  { role: 'live', id: TARGET.merchants.live, kind: 'live' },
-  { role: 'otherSandbox', id: TARGET.merchants.otherSandbox, kind: 'sandbox' },
+  { role: 'sandbox', id: IDENTITY.merchants.sandbox, kind: 'sandbox' },
+  { role: 'live', id: IDENTITY.merchants.live, kind: 'live' },
+  { role: 'otherSandbox', id: IDENTITY.merchants.otherSandbox, kind: 'sandbox' },
 ];
 
 /** Which merchant holds how many payments in which mode. The live merchant's test payments sit alongside its live ones (§5.5). */

@@ -2,7 +2,7 @@
  * Every rejection the mock sends: the message texts (tests reuse them) and the one error constructor.
  * No message ever contains a key; none echoes request input.
  */
-import { TARGET } from './identity.ts';
+import { IDENTITY } from './identity.ts';
 
 export const MESSAGES = {
   ok: 'OK',
@@ -19,8 +19,8 @@ export const MESSAGES = {
   modeForbidden: 'This key may not access this merchant in its mode',
   methodNotAllowed: 'Method not allowed',
   invalidOffset: 'offset must be a non-negative integer',
-  invalidLimit: `limit must be an integer from 1 to ${TARGET.maxLimit}`,
-  limitTooLarge: `limit must not exceed ${TARGET.maxLimit}`,
+  invalidLimit: `limit must be an integer from 1 to ${IDENTITY.maxLimit}`,
+  limitTooLarge: `limit must not exceed ${IDENTITY.maxLimit}`,
   invalidStatus: 'filter[status] must be a non-empty payment status',
   unknownStatus: 'filter[status] names no known payment status',
   invalidSort: 'sort must be amount or -amount',

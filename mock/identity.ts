@@ -4,7 +4,7 @@
  */
 import fixture from './identity.json' with { type: 'json' };
 
-export interface MockTarget {
+export interface MockIdentity {
   seed: number;
   host: string;
   conformancePort: number;
@@ -15,4 +15,4 @@ export interface MockTarget {
   maxLimit: number;
 }
 
-export const TARGET: Readonly<MockTarget> = fixture;
+export const IDENTITY: Readonly<MockIdentity> = fixture;

@@ -1,21 +1,42 @@
 /**
- * Programmatic API of the mock: start it (port 0 = a free port), read its env, stop it.
- * Used by the mock's self-tests, the CLI and the suite's matrix runner.
+ * The mock's one entry for code outside mock/: start it (port 0 = a free port), read its env, stop it; its
+ * identity, its test-only CA, the fault catalogue (names, rules, descriptions) and the variant dimensions.
+ * Used by the CLI, the suite's global setup and matrix runner, the scripts and the mock's self-tests.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
 import { generateDataset } from './data.ts';
-import { switchboard } from './faults/index.ts';
-import { TARGET } from './identity.ts';
+import { FAULTS as CATALOGUE, type Fault, selectFaults as select, switchboard } from './faults/index.ts';
+import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
-export { FAULTS } from './faults/index.ts';
-export { VARIANT_DEFAULTS, VARIANT_DIMENSIONS, type VariantName } from './variants.ts';
+export { FaultError } from './faults/index.ts';
+export { IDENTITY, type MockIdentity } from './identity.ts';
+export type { RecordedRequest } from './server.ts';
+export {
+  describeVariants,
+  resolveVariants,
+  VARIANT_DEFAULTS,
+  VARIANT_DIMENSIONS,
+  VariantError,
+  type VariantInput,
+  type VariantName,
+  type Variants,
+} from './variants.ts';
+
+/** A fault as seen from outside the mock: its name, the rule it breaks and what it does (its hooks stay inside). */
+export type FaultInfo = Pick<Fault, 'name' | 'rule' | 'description'>;
+
+/** The fault catalogue, in catalogue order. */
+export const FAULTS: readonly FaultInfo[] = CATALOGUE;
+
+/** The faults named, in catalogue order. Throws FaultError naming an unknown fault and listing the known ones. */
+export const selectFaults: (names?: readonly string[]) => FaultInfo[] = select;
 
 export interface MockOptions {
   /** 0 = a free port (default). */
@@ -35,8 +56,6 @@ export interface MockOptions {
   /** Sees each request: method, target, and which issued key it carried (never the key). */
   onRequest?: (request: RecordedRequest) => void;
 }
-
-export type { RecordedRequest } from './server.ts';
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
 export const TEST_CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));
@@ -73,9 +92,9 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const variants = resolveVariants(opts.variants);
   const faults = opts.faults ?? [];
   const board = switchboard(faults);
-  const keys = issueKeys(board);
-  const store = buildStore(generateDataset(opts.seed ?? TARGET.seed), variants);
-  const settings = querySettings(variants, board);
+  const keys = issueKeys(board.auth);
+  const store = buildStore(generateDataset(opts.seed ?? IDENTITY.seed), variants);
+  const settings = querySettings(variants, board.params);
   const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
   const server = createMockServer({
     store,
@@ -88,7 +107,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     onRequest: opts.onRequest,
   });
 
-  const host = opts.host ?? TARGET.host;
+  const host = opts.host ?? IDENTITY.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -105,10 +124,10 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     API_LIVE_KEY: keys.slot('live').secret,
     API_RESTRICTED_KEY: keys.slot('restricted').secret,
     API_REVOKED_KEY: keys.slot('revoked').secret,
-    SANDBOX_MERCHANT_ID: TARGET.merchants.sandbox,
-    LIVE_MERCHANT_ID: TARGET.merchants.live,
-    OTHER_SANDBOX_MERCHANT_ID: TARGET.merchants.otherSandbox,
-    API_DEFAULT_LIMIT: String(TARGET.defaultLimit),
+    SANDBOX_MERCHANT_ID: IDENTITY.merchants.sandbox,
+    LIVE_MERCHANT_ID: IDENTITY.merchants.live,
+    OTHER_SANDBOX_MERCHANT_ID: IDENTITY.merchants.otherSandbox,
+    API_DEFAULT_LIMIT: String(IDENTITY.defaultLimit),
   };
 
   let stopping: Promise<void> | undefined;

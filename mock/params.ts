@@ -2,10 +2,10 @@
  * Query parameters of the payments list (§4.2): offset, limit, filter[status], sort.
  * Parsing never throws on input; what is invalid follows the `invalid` variant (reading "Pagination").
  */
-import { STATUSES } from './data.ts';
+import { STATUSES, type Status } from './data.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
-import { firstAnswer, type Switchboard } from './hooks.ts';
-import { TARGET } from './identity.ts';
+import { type Board, firstAnswer } from './hooks.ts';
+import { IDENTITY } from './identity.ts';
 import type { Filter } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -21,10 +21,10 @@ export interface QuerySettings {
   unknownSort: Variants['unknown-sort'];
 }
 
-export function querySettings(variants: Variants, board: Switchboard): QuerySettings {
+export function querySettings(variants: Variants, board: Board<ParamsHooks>): QuerySettings {
   const settings: QuerySettings = {
-    defaultLimit: TARGET.defaultLimit,
-    maxLimit: TARGET.maxLimit,
+    defaultLimit: IDENTITY.defaultLimit,
+    maxLimit: IDENTITY.maxLimit,
     overLimit: variants['over-limit'],
     invalid: variants.invalid,
     unknownStatus: variants['unknown-status'],
@@ -46,6 +46,22 @@ export interface ParsedQuery {
 
 const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
 export type Param = (typeof PARAMS)[number];
+
+/** Where faults hook into the query settings and the parameters, in the order they are asked. */
+export interface ParamsHooks {
+  /** Start: patch query settings (default limit, cap, over-limit answer). */
+  settings?(settings: QuerySettings): void;
+  /** Inspect each query value before validation: a failure refuses the request; may throw. */
+  queryValue?(name: string, value: string): Failure | undefined;
+  /** Whether a repeated parameter is accepted (its first value is the one validated). */
+  repeated?(param: Param): boolean;
+  /** A value for an offset/limit that failed clean parsing (undefined = still invalid); may throw. */
+  oddParam?(name: 'offset' | 'limit', raw: string): number | undefined;
+  /** A status for a filter[status] value that names none exactly (undefined = unknown status). */
+  oddStatus?(raw: string): Status | undefined;
+  /** Rewrite the validated query (what the query layer reads from the raw query string). */
+  query?(query: ParsedQuery, search: string): void;
+}
 type RawParams = Partial<Record<Param, string>>;
 
 const DIGITS = /^\d+$/;
@@ -59,7 +75,7 @@ interface Collected {
 }
 
 /** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
-function collect(search: string, board: Switchboard): Collected {
+function collect(search: string, board: Board<ParamsHooks>): Collected {
   const collected: Collected = { raw: {}, repeated: [] };
   if (search === '') return collected;
   const { raw, repeated } = collected;
@@ -81,7 +97,7 @@ function fail(s: QuerySettings, param: Param, message: Message): ParseResult {
 
 export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
 
-export function parseQuery(search: string, s: QuerySettings, board: Switchboard): ParseResult {
+export function parseQuery(search: string, s: QuerySettings, board: Board<ParamsHooks>): ParseResult {
   const coerce = s.invalid === 'coerce';
   const { raw, repeated, refused } = collect(search, board);
   if (refused) return { failure: refused };

@@ -3,7 +3,7 @@
  * Filter and sort are already applied in the precomputed lists, so they always come before pagination.
  */
 import type { Access } from './authorize.ts';
-import type { RequestFacts, Switchboard } from './hooks.ts';
+import type { Board, RequestFacts } from './hooks.ts';
 import type { ParsedQuery } from './params.ts';
 import type { Filter, ListingViews, Order, Row, Store } from './store.ts';
 
@@ -50,9 +50,23 @@ export interface Page {
   echo: Echo;
 }
 
+/** Where faults hook into the query, in the order they are asked. */
+export interface QueryHooks {
+  /** Rewrite which precomputed list serves the page and which counts the total. */
+  plan?(plan: Plan, context: QueryContext): void;
+  /** Replace the list that serves the page (a fault's own ordering, computed once and memoised). */
+  rows?(rows: readonly Row[], plan: Plan, context: QueryContext): readonly Row[] | undefined;
+  /** Move the slice of the list that becomes the page. */
+  slice?(slice: Slice, facts: PageFacts): void;
+  /** Rewrite the rows of the page after slicing. */
+  page?(data: readonly Row[], facts: PageFacts): readonly Row[] | undefined;
+  /** Rewrite the envelope numbers: offset, limit, total. */
+  echo?(echo: Echo, facts: PageFacts): void;
+}
+
 const ORDER_OF_SORT = { amount: 'asc', '-amount': 'desc' } as const;
 
-export function runQuery(context: QueryContext, board: Switchboard): Page {
+export function runQuery(context: QueryContext, board: Board<QueryHooks>): Page {
   const { query, views } = context;
   const plan: Plan = {
     rows: query.filter,

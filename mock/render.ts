@@ -1,15 +1,16 @@
 /**
- * Turns the pipeline's outcome into status, headers and body: the envelope (§2), the status payload,
+ * Turns the pipeline's decision into status, headers and body: the envelope (§2), the status payload,
  * and every error through the one error constructor's body shape. Faults hook in here last.
  */
 import type { Mode } from './data.ts';
 import { errorBody, type Failure, MESSAGES } from './errors.ts';
-import type { RequestFacts, Switchboard } from './hooks.ts';
+import type { Board, RequestFacts } from './hooks.ts';
 import type { Page } from './query.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
 
-export type Outcome =
+/** One request's decision, made by server.ts's pass: what render turns into a reply. */
+export type Decision =
   | { kind: 'list'; page: Page }
   | { kind: 'status'; mode: Mode }
   | { kind: 'failure'; failure: Failure }
@@ -22,6 +23,16 @@ export interface Reply {
   body: string;
 }
 
+/** Where faults hook into rendering, last. */
+export interface RenderHooks {
+  /** Rewrite a 200 body (listing or status). */
+  body?(body: Record<string, unknown>, facts: RequestFacts): void;
+  /** Rewrite a failure before its body is built. */
+  error?(failure: Failure, facts: RequestFacts): void;
+  /** Add or change response headers. */
+  headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * Stands in for `data` while the envelope is stringified; the rows' precomputed JSON replaces it after.
@@ -32,13 +43,13 @@ const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD';
 
-export function createRenderer(variants: Variants, board: Switchboard, rowJson: (row: Row) => string) {
+export function createRenderer(variants: Variants, board: Board<RenderHooks>, rowJson: (row: Row) => string) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (outcome: Outcome, facts: RequestFacts): { status: number; body: string; type: string } => {
-    switch (outcome.kind) {
+  const bodyOf = (decision: Decision, facts: RequestFacts): { status: number; body: string; type: string } => {
+    switch (decision.kind) {
       case 'list': {
-        const { data, echo } = outcome.page;
+        const { data, echo } = decision.page;
         const body: Record<string, unknown> = {
           success: true,
           message: MESSAGES.ok,
@@ -59,29 +70,29 @@ export function createRenderer(variants: Variants, board: Switchboard, rowJson: 
         const body: Record<string, unknown> = {
           success: true,
           message: MESSAGES.keyAccepted,
-          mode: outcome.mode === 'live' ? 'live' : 'sandbox',
+          mode: decision.mode === 'live' ? 'live' : 'sandbox',
         };
         for (const rewrite of board.body) rewrite(body, facts);
         return { status: 200, body: JSON.stringify(body), type: JSON_TYPE };
       }
       case 'failure': {
-        const failure = { ...outcome.failure };
+        const failure = { ...decision.failure };
         for (const rewrite of board.error) rewrite(failure, facts);
         return { status: failure.status, body: errorBody(failure, variants.invalid), type: JSON_TYPE };
       }
       case 'crash':
-        return { status: 500, body: outcome.text, type: TEXT_TYPE };
+        return { status: 500, body: decision.text, type: TEXT_TYPE };
     }
   };
 
-  return (outcome: Outcome, facts: RequestFacts, requestNo: number): Reply => {
-    const { status, body, type } = bodyOf(outcome, facts);
+  return (decision: Decision, facts: RequestFacts, requestNo: number): Reply => {
+    const { status, body, type } = bodyOf(decision, facts);
     const headers: Record<string, string | number> = {
       'Content-Type': type,
       'Content-Length': Buffer.byteLength(body),
       'Cache-Control': 'no-store',
     };
-    if (outcome.kind === 'failure' && outcome.failure.allow !== undefined) headers.Allow = outcome.failure.allow;
+    if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
     for (const rewrite of board.headers) rewrite(headers, facts);
     return { status, headers, body };

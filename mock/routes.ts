@@ -2,9 +2,16 @@
  * Request-target parsing: which endpoint a path names, and the raw query string.
  * Never throws: malformed percent-encoding, absolute-form or `*` targets simply match no endpoint.
  */
+import type { RequestFacts } from './hooks.ts';
 
+/** The endpoint a path names; its kinds are hooks.ts's `RouteKind`. */
 export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | { kind: 'unknown' };
-export type RouteKind = Route['kind'];
+
+/** Where faults hook into routing (server.ts asks them after parsing the target). */
+export interface RouteHooks {
+  /** The endpoint a faulty router finds for the path (undefined = the clean router's). */
+  route?(route: Route, request: RequestFacts): Route | undefined;
+}
 
 export const STATUS_PATH = '/merchant/status';
 export const LIST_PREFIX = '/payments/n1/merchant/';
@@ -20,18 +27,14 @@ function decodeSegment(raw: string): string | undefined {
   }
 }
 
-export function listPath(merchantId: string): string {
-  return `${LIST_PREFIX}${encodeURIComponent(merchantId)}${LIST_SUFFIX}`;
-}
-
 /** A request-target split into its path (as sent), the endpoint that path names, and the raw query. */
-export interface Target {
+export interface RequestTarget {
   path: string;
   route: Route;
   search: string;
 }
 
-export function parseTarget(url: string): Target {
+export function parseTarget(url: string): RequestTarget {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const search = q < 0 ? '' : url.slice(q + 1);

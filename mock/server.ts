@@ -1,6 +1,7 @@
 /**
- * The mock's HTTP server: one linear pass per request, in the order reading.md fixes —
- * parse the target, authenticate, route, merchant and mode, permission, parameters, query, render.
+ * The mock's HTTP server: one linear pass per request, in the order reading.md fixes and in the stages where
+ * faults hook in (STAGES in switchboard.ts) — route (parse the target, find the endpoint), authenticate, then an
+ * unknown path or method, authorize (merchant and mode, then permission), parameters, query, render.
  * Nothing on that path throws on any input; a last-resort catch still keeps the server alive.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
@@ -10,12 +11,13 @@ import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
 import { checkPermission, decideAccess } from './authorize.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults/index.ts';
-import { firstAnswer, type RequestFacts, type Switchboard } from './hooks.ts';
+import { firstAnswer, type RequestFacts } from './hooks.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';
-import { ALLOWED_METHODS, createRenderer, type Outcome, type Reply } from './render.ts';
+import { ALLOWED_METHODS, createRenderer, type Decision, type Reply } from './render.ts';
 import { parseTarget } from './routes.ts';
 import type { Store } from './store.ts';
+import type { Switchboard } from './switchboard.ts';
 import type { Variants } from './variants.ts';
 
 export interface MockConfig {
@@ -39,7 +41,7 @@ export interface RecordedRequest {
   auth: string;
 }
 
-const failed = (failure: Failure): Outcome => ({ kind: 'failure', failure });
+const failed = (failure: Failure): Decision => ({ kind: 'failure', failure });
 const ignore = () => {};
 
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
@@ -50,25 +52,25 @@ export function decide(
   authorization: string | undefined,
   facts: RequestFacts,
   requestNo: number,
-): Outcome {
-  // 1. Target: which endpoint, and the raw query. Malformed input simply matches nothing.
+): Decision {
+  // 1. Route: the target's endpoint and raw query. Malformed input simply matches nothing.
   const target = parseTarget(url);
   const { search } = target;
   facts.path = target.path;
   facts.search = search;
-  const route = firstAnswer(c.board.route, target.route, facts) ?? target.route;
+  const route = firstAnswer(c.board.routes.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
 
-  // 2. Authentication first: a request without a valid key gets 401 on any path, existing or not
+  // 2. Authenticate first: a request without a valid key gets 401 on any path, existing or not
   // (routing=route-first: on a path no endpoint serves, 404 comes first).
-  const early = firstAnswer(c.board.beforeAuth, route, c.store, facts);
+  const early = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
   if (early) return failed(early);
   if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
-  const auth = authenticate(c.keys, c.board, c.variants.spacing, authorization, route, facts);
+  const auth = authenticate(c.keys, c.board.auth, c.variants.spacing, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
-  // 3. Route and method.
+  // 3. A path no endpoint serves, then the method.
   if (route.kind === 'unknown') return failed(reject(404, MESSAGES.notFound));
   if (method !== 'GET' && method !== 'HEAD') {
     return failed(
@@ -78,23 +80,23 @@ export function decide(
     );
   }
   if (route.kind === 'status') {
-    const denied = checkPermission(c.board, auth.key, undefined, facts);
+    const denied = checkPermission(c.board.authorize, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
   }
 
-  // 4. Merchant and mode, then 5. permission.
-  const access = decideAccess(c.store, c.board, c.variants, route.merchantId, auth.key.mode, facts);
+  // 4. Authorize: merchant and mode, then permission.
+  const access = decideAccess(c.store, c.board.authorize, c.variants, route.merchantId, auth.key.mode, facts);
   if (access.failure) return failed(access.failure);
-  const denied = checkPermission(c.board, auth.key, access.merchant, facts);
+  const denied = checkPermission(c.board.authorize, auth.key, access.merchant, facts);
   if (denied) return failed(denied);
 
-  // 6. Parameters, then 7. filter, sort and paginate over precomputed lists.
-  const parsed = parseQuery(search, c.settings, c.board);
+  // 5. Parameters, then 6. the query: filter, sort and paginate over precomputed lists (7. render follows).
+  const parsed = parseQuery(search, c.settings, c.board.params);
   if (parsed.failure) return failed(parsed.failure);
   const { store } = c;
   const views = store.listing(access.listing);
   const context = { request: facts, access, query: parsed.query, views, store, requestNo };
-  return { kind: 'list', page: runQuery(context, c.board) };
+  return { kind: 'list', page: runQuery(context, c.board.query) };
 }
 
 /** Stack frames only: an error message might quote request input, so it is not logged. */
@@ -108,7 +110,7 @@ function framesOf(err: unknown): string {
 }
 
 /** Last resort. A fault's deliberate crash becomes its 500 stack trace; anything else is a mock bug: logged, 500. */
-export function lastResort(err: unknown, log: (line: string) => void): Outcome {
+export function lastResort(err: unknown, log: (line: string) => void): Decision {
   if (err instanceof FaultCrash) return { kind: 'crash', text: `${err.name}: ${err.message}\n${framesOf(err)}\n` };
   log(`mock: unexpected ${err instanceof Error ? err.name : typeof err} while handling a request\n${framesOf(err)}`);
   return failed(reject(500, MESSAGES.internal));
@@ -129,7 +131,7 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, [number, Message]>> = {
 };
 
 export function createMockServer(config: MockConfig): Server {
-  const render = createRenderer(config.variants, config.board, config.store.json);
+  const render = createRenderer(config.variants, config.board.render, config.store.json);
   const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   let requestNo = 0;
 
@@ -142,17 +144,17 @@ export function createMockServer(config: MockConfig): Server {
       auth: describeCredentials(config.keys, req.headers.authorization),
     });
     const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
-    let outcome: Outcome;
+    let decision: Decision;
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.
-      outcome =
+      decision =
         req.httpVersion === '1.1' && req.headers.host === undefined
           ? failed(reject(400, MESSAGES.missingHost))
           : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no);
     } catch (err) {
-      outcome = lastResort(err, log);
+      decision = lastResort(err, log);
     }
-    return render(outcome, facts, no);
+    return render(decision, facts, no);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

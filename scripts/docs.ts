@@ -10,8 +10,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../checks/schemas.ts';
 import { RULES } from '../core/model/rules.ts';
 import variables from '../core/run/variables.json' with { type: 'json' };
-import { FAULTS } from '../mock/faults/index.ts';
-import { VARIANT_DIMENSIONS } from '../mock/variants.ts';
+import { FAULTS, VARIANT_DIMENSIONS } from '../mock/index.ts';
 import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
 

@@ -1,26 +1,22 @@
 /**
- * The shape of a fault: a named single deviation, the rule (rules.md) it breaks, the hooks that make it, and
- * the HTTP probe that shows it. Adding a fault touches its catalogue file only (then `npm run docs`).
+ * The shape of a fault: a named single deviation, the rule (rules.md) it breaks, and the hooks that make it.
+ * Adding a fault touches its catalogue file (then `npm run docs`) and its probe in tests/mock/probes/.
  */
 import type { RuleId } from '../../core/model/rules.ts';
-import type { FaultHooks } from '../hooks.ts';
-import type { Probe } from './probe.ts';
+import type { FaultHooks } from '../switchboard.ts';
 
 export interface Fault {
   name: string;
   rule: RuleId;
   description: string;
   hooks: FaultHooks;
-  /** Run by tests/mock/faults.test.ts against a clean and a faulty mock. */
-  probe: Probe;
 }
 
-export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks, probe: Probe): Fault => ({
+export const fault = (name: string, rule: RuleId, description: string, hooks: FaultHooks): Fault => ({
   name,
   rule,
   description,
   hooks,
-  probe,
 });
 
 /** Whether a raw query string has a parameter: how a forgotten check keys on "the sorted path" and the like. */

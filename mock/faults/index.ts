@@ -1,13 +1,13 @@
 /**
  * The fault switchboard: named single deviations from the spec, each tied to the rule (rules.md) it breaks.
  * Faults are what real implementations get wrong; a conformance suite run against the mock with one fault
- * on must fail exactly that rule. Each fault acts only through hooks (hooks.ts) at fixed pipeline points,
- * and carries the HTTP probe that shows its deviation (faults/probe.ts).
+ * on must fail exactly that rule. Each fault acts only through hooks (switchboard.ts) at fixed pipeline points;
+ * its probe, the HTTP exchange that shows the deviation, is a test (tests/mock/probes/).
  */
 
-import { compileHooks, type Switchboard } from '../hooks.ts';
-import { ACCESS_FAULTS } from './access.ts';
+import { compileHooks, type Switchboard } from '../switchboard.ts';
 import { AUTH_FAULTS } from './auth.ts';
+import { AUTHORIZE_FAULTS } from './authorize.ts';
 import { CAP_FAULTS } from './cap.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
 import type { Fault } from './fault.ts';
@@ -20,7 +20,7 @@ import { PATH_FAULTS } from './paths.ts';
 
 export { type Fault, FaultCrash } from './fault.ts';
 
-/** The catalogue, in the order hooks run: the listing's faults first, then those of access. */
+/** The catalogue, in the order hooks run: the listing's faults first, then those of authentication and authorization. */
 export const FAULTS: readonly Fault[] = [
   ...ENVELOPE_FAULTS,
   ...PAGE_FAULTS,
@@ -29,7 +29,7 @@ export const FAULTS: readonly Fault[] = [
   ...LIVE_FAULTS,
   ...INPUT_FAULTS,
   ...AUTH_FAULTS,
-  ...ACCESS_FAULTS,
+  ...AUTHORIZE_FAULTS,
   ...KEY_FAULTS,
   ...PATH_FAULTS,
 ];

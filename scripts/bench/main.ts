@@ -16,13 +16,13 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { paymentsPath } from '../../core/model/listing.ts';
 import { redact, registerSecret } from '../../core/model/secrets.ts';
-import mockTarget from '../../mock/identity.json' with { type: 'json' };
+import { IDENTITY } from '../../mock/index.ts';
 import { runSuite } from '../../tests/support/run-suite.ts';
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
 export const RECORD = { seconds: 5.17, date: '2026-11-22' };
 export const USAGE = 'Usage: npm run bench [-- --quick] [-- --skip-prism]';
-const PATH = `${paymentsPath(mockTarget.merchants.sandbox)}?limit=10`;
+const PATH = `${paymentsPath(IDENTITY.merchants.sandbox)}?limit=10`;
 const PLAYWRIGHT = 'node_modules/@playwright/test/cli.js';
 const log = (line: string) => console.log(redact(line));
 
@@ -195,7 +195,7 @@ async function startMock() {
 
 async function load(base: string, connections: number, seconds: number): Promise<Load> {
   const autocannon = createRequire(import.meta.url)('autocannon'); // untyped: the fields read below
-  const headers = { authorization: `Bearer ${mockTarget.keys.test}` }; // the key is in these options only
+  const headers = { authorization: `Bearer ${IDENTITY.keys.test}` }; // the key is in these options only
   const { requests, latency, ...r } = await autocannon({ url: base + PATH, connections, duration: seconds, headers });
   return { rps: Math.round(requests.mean), p99: latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
 }
@@ -213,7 +213,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { plan } = opts;
-  for (const key of Object.values(mockTarget.keys)) registerSecret(key);
+  for (const key of Object.values(IDENTITY.keys)) registerSecret(key);
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted = true;
     process.stderr.write(`\nbench: ${signal}, stopping ${live.size} process group(s)\n`);

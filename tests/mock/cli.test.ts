@@ -9,10 +9,7 @@ import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, main, USAGE } from '../../mock/cli.ts';
-import { FAULTS } from '../../mock/faults/index.ts';
-import { TARGET } from '../../mock/identity.ts';
-import { startMock, TEST_CA } from '../../mock/index.ts';
-import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
+import { FAULTS, IDENTITY, startMock, TEST_CA, VARIANT_DIMENSIONS } from '../../mock/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -54,7 +51,7 @@ async function until(ok: () => boolean | Promise<boolean>, what: string, ms = 20
 }
 
 async function freePort(): Promise<number> {
-  const server = createServer().listen(0, TARGET.host);
+  const server = createServer().listen(0, IDENTITY.host);
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
   await new Promise((r) => server.close(r));
@@ -100,7 +97,7 @@ describe('mock CLI', { concurrency: 3 }, () => {
       );
     assert.deepEqual(
       [env.API_BASE_URL, env.API_TEST_KEY, env.API_LIVE_KEY, env.SANDBOX_MERCHANT_ID, env.LIVE_MERCHANT_ID],
-      [url, TARGET.keys.test, TARGET.keys.live, TARGET.merchants.sandbox, TARGET.merchants.live],
+      [url, IDENTITY.keys.test, IDENTITY.keys.live, IDENTITY.merchants.sandbox, IDENTITY.merchants.live],
     );
     assert.match(
       run.stdout(),
@@ -146,7 +143,7 @@ describe('mock CLI', { concurrency: 3 }, () => {
     const { Agent, request } = await import('undici');
     const trusting = new Agent({ connect: { ca: readFileSync(TEST_CA, 'utf8') } });
     const res = await request(`${env.API_BASE_URL}/merchant/status`, {
-      headers: { authorization: `Bearer ${TARGET.keys.test}` },
+      headers: { authorization: `Bearer ${IDENTITY.keys.test}` },
       dispatcher: trusting,
     });
     assert.equal(res.statusCode, 200);
@@ -161,10 +158,10 @@ describe('mock CLI', { concurrency: 3 }, () => {
   test('--quiet prints nothing and serves on the given port', async () => {
     const port = await freePort();
     const run = cli('--quiet', '--port', String(port));
-    const url = `http://${TARGET.host}:${port}`;
+    const url = `http://${IDENTITY.host}:${port}`;
     await until(
       () =>
-        statusWith(url, TARGET.keys.test).then(
+        statusWith(url, IDENTITY.keys.test).then(
           (s) => s === 200,
           () => false,
         ),
@@ -244,7 +241,7 @@ describe('mock CLI options (in-process)', () => {
     const { code, out } = await runMain('--help');
     assert.equal(code, 0);
     assert.equal(out, USAGE);
-    assert.match(out, new RegExp(`default ${TARGET.mockPort}`));
+    assert.match(out, new RegExp(`default ${IDENTITY.mockPort}`));
   });
   test('a bad option wins over --help', async () => {
     assert.equal((await runMain('--help', '--fault', 'nope')).code, 2);

@@ -11,11 +11,10 @@ import {
   STATUSES,
   statusQuota,
 } from '../../mock/data.ts';
-import { TARGET } from '../../mock/identity.ts';
+import { IDENTITY, resolveVariants, VARIANT_DEFAULTS } from '../../mock/index.ts';
 import { buildStore, type Row } from '../../mock/store.ts';
-import { resolveVariants, VARIANT_DEFAULTS } from '../../mock/variants.ts';
 
-const dataset = generateDataset(TARGET.seed);
+const dataset = generateDataset(IDENTITY.seed);
 const all: Payment[] = [...dataset.listings.values()].flat();
 const listingOf = (role: 'sandbox' | 'live' | 'otherSandbox', mode: 'test' | 'live') =>
   dataset.listings.get(listingKey(merchantByRole(role).id, mode)) ?? [];
@@ -29,11 +28,11 @@ function tiedAmounts(payments: readonly Payment[]): number[] {
 
 describe('data set', () => {
   test('the same seed gives the same data', () => {
-    assert.deepEqual(generateDataset(TARGET.seed), dataset);
+    assert.deepEqual(generateDataset(IDENTITY.seed), dataset);
   });
 
   test('another seed gives other data', () => {
-    const other = [...generateDataset(TARGET.seed + 1).listings.values()].flat();
+    const other = [...generateDataset(IDENTITY.seed + 1).listings.values()].flat();
     assert.notDeepEqual(
       other.map((p) => p.id),
       all.map((p) => p.id),
@@ -49,14 +48,14 @@ describe('data set', () => {
     assert.equal(listingOf('live', 'live').length, 143);
     assert.equal(listingOf('live', 'test').length, 61);
     assert.equal(listingOf('otherSandbox', 'test').length, 40);
-    assert.equal(dataset.listings.get(listingKey(TARGET.merchants.sandbox, 'live')), undefined);
+    assert.equal(dataset.listings.get(listingKey(IDENTITY.merchants.sandbox, 'live')), undefined);
     assert.equal(all.length, 237 + 143 + 61 + 40);
   });
 
   test('each listing holds only its merchant, and ids carry the mode', () => {
     for (const plan of LISTING_PLAN) {
       for (const p of listingOf(plan.role, plan.mode)) {
-        assert.equal(p.merchantId, TARGET.merchants[plan.role]);
+        assert.equal(p.merchantId, IDENTITY.merchants[plan.role]);
         assert.match(p.id, new RegExp(`^pay_${plan.mode}_[0-9a-z]{14}$`));
       }
     }
@@ -115,7 +114,7 @@ describe('data set', () => {
 });
 
 describe('precomputed store', () => {
-  const sandbox = listingKey(TARGET.merchants.sandbox, 'test');
+  const sandbox = listingKey(IDENTITY.merchants.sandbox, 'test');
   const nondecreasing = (rows: readonly Row[], tie: 1 | -1) =>
     rows.every((r, i) => {
       const prev = rows[i - 1];

@@ -9,12 +9,10 @@ import { issueKeys } from '../../mock/auth.ts';
 import { generateDataset } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
 import { switchboard } from '../../mock/faults/index.ts';
-import { TARGET } from '../../mock/identity.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { IDENTITY, type RunningMock, startMock, VARIANT_DEFAULTS } from '../../mock/index.ts';
 import { querySettings } from '../../mock/params.ts';
 import { createMockServer, lastResort } from '../../mock/server.ts';
 import { buildStore } from '../../mock/store.ts';
-import { VARIANT_DEFAULTS } from '../../mock/variants.ts';
 import { call, KEYS, leaksKey, list, MERCHANTS, type RawResponse, raw, rawGet } from './support.ts';
 
 let mock: RunningMock;
@@ -23,7 +21,7 @@ before(async () => {
 });
 after(() => mock.stop());
 
-const H = TARGET.host;
+const H = IDENTITY.host;
 const AUTH = `Authorization: Bearer ${KEYS.test}\r\n`;
 
 /** The server still serves a normal request. */
@@ -252,15 +250,15 @@ describe('odd queries and bodies over fetch', () => {
 describe('last resort: an unexpected exception is a logged 500 and the server lives on', () => {
   test('lastResort logs stack frames only, never the message (which could quote input)', () => {
     const lines: string[] = [];
-    const outcome = lastResort(new TypeError(`bad ${KEYS.test}`), (line) => lines.push(line));
-    assert.deepEqual(outcome, { kind: 'failure', failure: { status: 500, message: MESSAGES.internal } });
+    const decision = lastResort(new TypeError(`bad ${KEYS.test}`), (line) => lines.push(line));
+    assert.deepEqual(decision, { kind: 'failure', failure: { status: 500, message: MESSAGES.internal } });
     assert.equal(lines.length, 1);
     assert.match(lines[0] ?? '', /^mock: unexpected TypeError while handling a request\n\s+at /);
     assert.ok(!lines.join('').includes(KEYS.test));
   });
   test('a store that throws: 500 JSON on that route, other routes unaffected', async () => {
     const board = switchboard();
-    const store = buildStore(generateDataset(TARGET.seed), VARIANT_DEFAULTS);
+    const store = buildStore(generateDataset(IDENTITY.seed), VARIANT_DEFAULTS);
     const broken = {
       ...store,
       listing: () => {
@@ -270,10 +268,10 @@ describe('last resort: an unexpected exception is a logged 500 and the server li
     const lines: string[] = [];
     const server = createMockServer({
       store: broken,
-      keys: issueKeys(board),
+      keys: issueKeys(board.auth),
       board,
       variants: VARIANT_DEFAULTS,
-      settings: querySettings(VARIANT_DEFAULTS, board),
+      settings: querySettings(VARIANT_DEFAULTS, board.params),
       log: (line) => lines.push(line),
     });
     await new Promise<void>((resolve) => server.listen(0, H, resolve));

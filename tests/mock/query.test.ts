@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateDataset, listingKey, STATUSES } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
-import { TARGET } from '../../mock/identity.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { IDENTITY, type RunningMock, startMock } from '../../mock/index.ts';
 import { assertEnvelope, call, ids, list, MERCHANTS, type PaymentJson, page, walk } from './support.ts';
 
 let mock: RunningMock;
@@ -20,7 +19,7 @@ after(() => mock.stop());
 
 const SANDBOX = MERCHANTS.sandbox;
 /** The sandbox listing in creation order: the clean mock's unsorted order. */
-const truth = generateDataset(TARGET.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
+const truth = generateDataset(IDENTITY.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
 const TOTAL = truth.length;
 const truthIds = truth.map((p) => p.id);
 
@@ -41,7 +40,7 @@ describe('ENV-SCHEMA, PAG-DEFAULT, PAG-ECHO', () => {
   test('no parameters: offset 0, the default limit 10, total 237', async () => {
     const env = await page(base, SANDBOX);
     assert.deepEqual(Object.keys(env), ['success', 'message', 'data', 'offset', 'limit', 'total']);
-    assertEnvelope(env, 0, TARGET.defaultLimit);
+    assertEnvelope(env, 0, IDENTITY.defaultLimit);
     assert.equal(env.total, TOTAL);
     assert.deepEqual(ids(env.data), truthIds.slice(0, 10));
   });
@@ -100,7 +99,7 @@ describe('LIM-CAP: never more than 100 records (over-limit=clamp)', () => {
   for (const limit of ['100', '101', '1000', '9'.repeat(40)]) {
     test(`limit=${limit.length > 10 ? '9 x40' : limit}`, async () => {
       const env = await page(base, SANDBOX, `limit=${limit}`);
-      assertEnvelope(env, 0, TARGET.maxLimit);
+      assertEnvelope(env, 0, IDENTITY.maxLimit);
       assert.equal(env.data.length, 100);
     });
   }

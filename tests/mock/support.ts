@@ -1,26 +1,97 @@
 /**
- * Helpers for the mock's self-tests: the probes' fetch wrapper and envelope helpers (mock/faults/probe.ts),
- * a raw-socket client, envelope walking.
+ * Helpers for the mock's self-tests and the faults' probes: a fetch wrapper and envelope helpers, a raw-socket
+ * client, envelope walking.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { type EnvelopeJson, KEYS, type PaymentJson, page, type Res } from '../../mock/faults/probe.ts';
-import { TARGET } from '../../mock/identity.ts';
+import { IDENTITY } from '../../mock/index.ts';
 
-export {
-  type CallOptions,
-  call,
-  type EnvelopeJson,
-  ids,
-  KEYS,
-  list,
-  MERCHANTS,
-  type PaymentJson,
-  page,
-  type Res,
-} from '../../mock/faults/probe.ts';
+export const KEYS = IDENTITY.keys;
+export const MERCHANTS = IDENTITY.merchants;
+export const UNKNOWN_MERCHANT = 'msb_doesNotExist';
+export const ALL_KEYS: readonly string[] = Object.values(KEYS);
 
-export const ALL_KEYS: readonly string[] = Object.values(TARGET.keys);
+/** The spec's path of a merchant's payments list, spelled here rather than taken from the mock's router. */
+export const LIST_PREFIX = '/payments/n1/merchant/';
+export const LIST_SUFFIX = '/payments';
+
+export interface PaymentJson {
+  id: string;
+  merchantId: string;
+  amount: number | string;
+  currency: string;
+  status: string;
+  createdAt: string;
+  description?: string;
+}
+
+export interface EnvelopeJson {
+  success: unknown;
+  message?: unknown;
+  data: PaymentJson[];
+  offset: number;
+  limit: number;
+  total: number;
+  [extra: string]: unknown;
+}
+
+export interface Res<T = EnvelopeJson> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  body: T;
+}
+
+export interface CallOptions {
+  /** The key sent as `Bearer <key>`; null sends no Authorization header. Default: the test key. */
+  key?: string | null;
+  /** The raw Authorization header (overrides key). */
+  auth?: string;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = EnvelopeJson>(base: string, path: string, opts: CallOptions = {}): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? KEYS.test : opts.key;
+  if (opts.auth !== undefined) headers.Authorization = opts.auth;
+  else if (key !== null) headers.Authorization = `Bearer ${key}`;
+  const res = await fetch(base + path, { method: opts.method ?? 'GET', headers, body: opts.body });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: body as T };
+}
+
+/** Path of a merchant's payments list with a query string. */
+export function list(merchantId: string, query = ''): string {
+  return `${LIST_PREFIX}${encodeURIComponent(merchantId)}${LIST_SUFFIX}${query === '' ? '' : `?${query}`}`;
+}
+
+/** GET a listing and assert 200. */
+export async function page(base: string, merchantId: string, query = '', key: string = KEYS.test) {
+  const res = await call(base, list(merchantId, query), { key });
+  assert.equal(res.status, 200, `expected 200 for ${query}, got ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+export const ids = (records: readonly PaymentJson[]) => records.map((r) => r.id);
+export const amounts = (env: EnvelopeJson) => env.data.map((p) => Number(p.amount));
+export const statuses = (env: EnvelopeJson) => new Set(env.data.map((p) => p.status));
+
+/** Whether a list is ordered (ascending with dir 1, descending with -1); equal neighbours are fine. */
+export function isSorted(xs: readonly (number | string)[], dir: 1 | -1 = 1): boolean {
+  return xs.every((x, i) => {
+    const prev = xs[i - 1] as typeof x;
+    return i === 0 || dir * (x > prev ? 1 : x < prev ? -1 : 0) >= 0;
+  });
+}
 
 /** All records of a query, walking pages of the given limit; asserts each envelope along the way. */
 export async function walk(base: string, merchantId: string, query: string, limit: number, key: string = KEYS.test) {
@@ -71,7 +142,7 @@ function finalResponse(text: string): string {
 /** Sends raw bytes on a fresh connection; resolves with the first response (or status 0 if none came). */
 export function raw(port: number, data: string | Buffer, timeoutMs = 3000): Promise<RawResponse> {
   return new Promise((resolve) => {
-    const socket = connect(port, TARGET.host);
+    const socket = connect(port, IDENTITY.host);
     const chunks: Buffer[] = [];
     let finished = false;
     const done = () => {
@@ -104,5 +175,5 @@ export function raw(port: number, data: string | Buffer, timeoutMs = 3000): Prom
 /** A GET request line and headers for raw(), with the test key unless told otherwise. */
 export function rawGet(target: string, extraHeaders = '', key: string | null = KEYS.test): string {
   const auth = key === null ? '' : `Authorization: Bearer ${key}\r\n`;
-  return `GET ${target} HTTP/1.1\r\nHost: ${TARGET.host}\r\n${auth}${extraHeaders}Connection: close\r\n\r\n`;
+  return `GET ${target} HTTP/1.1\r\nHost: ${IDENTITY.host}\r\n${auth}${extraHeaders}Connection: close\r\n\r\n`;
 }

@@ -7,28 +7,28 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { generateDataset, listingKey } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
-import { TARGET } from '../../mock/identity.ts';
-import { startMock } from '../../mock/index.ts';
 import {
-  parseVariantArg,
+  IDENTITY,
   resolveVariants,
+  startMock,
   VARIANT_DEFAULTS,
   VARIANT_DIMENSIONS,
   VariantError,
-} from '../../mock/variants.ts';
+} from '../../mock/index.ts';
+import { parseVariantArg } from '../../mock/variants.ts';
 import { assertEnvelope, call, ids, KEYS, list, MERCHANTS, page, walk } from './support.ts';
 
 const SANDBOX = MERCHANTS.sandbox;
-const truth = generateDataset(TARGET.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
+const truth = generateDataset(IDENTITY.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
 
-type Probe = (base: string) => Promise<void>;
+type VariantCheck = (base: string) => Promise<void>;
 
 async function status(base: string, path: string, method = 'GET') {
   return call(base, path, { method });
 }
 
-/** One probe per non-default value of every dimension; the default value is what the clean tests see. */
-const PROBES: Record<string, Probe> = {
+/** One check per non-default value of every dimension; the default value is what the clean tests see. */
+const VARIANT_CHECKS: Record<string, VariantCheck> = {
   'over-limit=reject': async (base) => {
     const res = await call(base, list(SANDBOX, 'limit=101'));
     assert.equal(res.status, 400);
@@ -160,15 +160,15 @@ const PROBES: Record<string, Probe> = {
 };
 
 describe('variants over HTTP', () => {
-  test('every non-default value has a probe, and every probe a value', () => {
+  test('every non-default value has a check, and every check a value', () => {
     const values = VARIANT_DIMENSIONS.flatMap((d) => d.values.slice(1).map((v) => `${d.name}=${v}`));
-    assert.deepEqual(Object.keys(PROBES).sort(), values.sort());
+    assert.deepEqual(Object.keys(VARIANT_CHECKS).sort(), values.sort());
   });
-  for (const [pair, probe] of Object.entries(PROBES)) {
+  for (const [pair, check] of Object.entries(VARIANT_CHECKS)) {
     test(pair, async () => {
       const mock = await startMock({ variants: [pair] });
       try {
-        await probe(mock.url);
+        await check(mock.url);
       } finally {
         await mock.stop();
       }

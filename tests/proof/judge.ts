@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
-import { FAULTS } from '../../mock/faults/index.ts';
+import { FAULTS } from '../../mock/index.ts';
 import { recordOfResult } from '../../reporters/records.ts';
 
 interface ProjectTally {

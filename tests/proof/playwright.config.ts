@@ -9,8 +9,7 @@
 import { defineConfig, type Project } from '@playwright/test';
 import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
-import { FAULTS } from '../../mock/faults/index.ts';
-import { VARIANT_DIMENSIONS } from '../../mock/variants.ts';
+import { FAULTS, VARIANT_DIMENSIONS } from '../../mock/index.ts';
 
 type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
 import { registerSecret } from '../../core/model/secrets.ts';
-import { FAULTS, type Fault } from '../../mock/faults/index.ts';
+import { FAULTS, type FaultInfo } from '../../mock/index.ts';
 import MatrixReporter from '../proof/judge.ts';
 import { checkRecord, failed, resultWith } from '../support/records.ts';
 
@@ -18,7 +18,7 @@ after(() => {
 });
 
 /** The first fault of the catalogue declared for `rule` (the test needs one per rule it names). */
-function faultFor(rule: string): Fault {
+function faultFor(rule: string): FaultInfo {
   const f = FAULTS.find((x) => x.rule === rule);
   assert.ok(f, `mock/faults/ has no fault for ${rule}`);
   return f;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Exchange } from '../../core/model/exchange.ts';
+import { rule } from '../../core/model/rules.ts';
 import { registerSecret } from '../../core/model/secrets.ts';
 import {
   assertNoViolation,
@@ -84,7 +85,7 @@ describe('formatViolation', () => {
 
   test('an advisory rule is rendered the same way with its own section', () => {
     const text = formatViolation({ rule: 'ADV-SCHEME', expected: '401', received: 'HTTP 200' });
-    assert.equal(text.split('\n')[0], 'ADV-SCHEME violated (§5.1): `Basic <key>` or a bare key is refused with 401');
+    assert.equal(text.split('\n')[0], `ADV-SCHEME violated (§5.1): ${rule('ADV-SCHEME').requirement}`);
   });
 
   test('Expected/Received are flattened to one line and capped at 600 characters', () => {

@@ -1,0 +1,46 @@
+/** Probes of the cap faults (mock/faults/cap.ts): more than 100 records in one answer, or a clamp echoed wrongly. */
+import assert from 'node:assert/strict';
+import { call, list, MERCHANTS, page } from '../support.ts';
+import type { Probe } from './probe.ts';
+
+const SB = MERCHANTS.sandbox;
+/** More than the cap: the sandbox listing has 237 records. */
+const UNCAPPED = 237;
+
+export const CAP_PROBES: Record<string, Probe> = {
+  uncapped: async (p) => {
+    const { c, f } = await p.both(list(SB, 'limit=150'));
+    assert.deepEqual([c.body.data.length, c.body.limit], [100, 100]);
+    assert.deepEqual([f.body.data.length, f.body.limit], [150, 150]);
+  },
+  'cap-off-by-one': async (p) => {
+    const { f } = await p.both(list(SB, 'limit=150'));
+    assert.deepEqual([f.body.data.length, f.body.limit], [101, 101]);
+  },
+  'cap-echo-requested': async (p) => {
+    const { f } = await p.both(list(SB, 'limit=150'));
+    assert.deepEqual([f.body.data.length, f.body.limit], [100, 150]);
+  },
+  'cap-exponent-bypass': async (p) => {
+    for (const value of ['1e3', '5E2']) {
+      const { c, f } = await p.both(list(SB, `limit=${value}`));
+      assert.deepEqual([c.status, f.status, f.body.data.length], [400, 200, UNCAPPED]);
+    }
+    assert.equal((await page(p.faulty.url, SB, 'limit=1000')).data.length, 100, 'plain digits are capped');
+    assert.equal((await call(p.faulty.url, list(SB, 'limit=abc'))).status, 400);
+  },
+  'cap-repeated-last-wins': async (p) => {
+    const { c, f } = await p.both(list(SB, 'limit=5&limit=500'));
+    assert.deepEqual([c.status, f.status, f.body.data.length], [400, 200, UNCAPPED]);
+    assert.equal((await call(p.faulty.url, list(SB, 'offset=1&offset=2'))).status, 400, 'other repeats: 400');
+    assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a single limit is capped');
+  },
+  'cap-plus-sign-bypass': async (p) => {
+    for (const value of ['%2B500', '+500']) {
+      const { c, f } = await p.both(list(SB, `limit=${value}`));
+      assert.deepEqual([c.status, f.status, f.body.data.length], [400, 200, UNCAPPED]);
+    }
+    assert.equal((await call(p.faulty.url, list(SB, 'limit=-5'))).status, 400, 'a minus sign: 400');
+    assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'plain digits are capped');
+  },
+};

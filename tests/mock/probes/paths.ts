@@ -1,0 +1,37 @@
+/** Probes of the routing faults (mock/faults/paths.ts). */
+import assert from 'node:assert/strict';
+import { call, KEYS, LIST_PREFIX, LIST_SUFFIX, list, MERCHANTS, UNKNOWN_MERCHANT } from '../support.ts';
+import type { Probe } from './probe.ts';
+
+const SB = MERCHANTS.sandbox;
+
+export const PATH_PROBES: Record<string, Probe> = {
+  'path-trailing-slash-no-auth': async (p) => {
+    const { c, f } = await p.both(`${list(SB)}/`, null);
+    assert.deepEqual([c.status, f.status, f.body.total], [401, 200, 237]);
+    assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401, 'the plain path: 401');
+    assert.equal((await call(p.faulty.url, '/merchant/status/', { key: null })).status, 401);
+  },
+  'path-double-slash-no-auth': async (p) => {
+    for (const path of ['//merchant/status', `/payments//n1/merchant/${SB}/payments`]) {
+      const { c, f } = await p.both(path, null);
+      assert.deepEqual([c.status, f.status], [401, 200], path);
+    }
+    assert.equal((await call(p.faulty.url, '/merchant/status', { key: null })).status, 401, 'plain path: 401');
+    assert.equal((await call(p.faulty.url, '//nowhere', { key: null })).status, 401, 'no endpoint: 401');
+  },
+  'path-encoded-id-mode-bypass': async (p) => {
+    const hex = SB.charCodeAt(0).toString(16).toUpperCase();
+    const encoded = `${LIST_PREFIX}%${hex}${SB.slice(1)}${LIST_SUFFIX}`;
+    const { c, f } = await p.both(encoded, KEYS.live);
+    assert.deepEqual([c.status, f.status, f.body.total], [404, 200, 237]);
+    assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.live })).status, 404, 'plain spelling: 404');
+    assert.equal((await call(p.faulty.url, encoded)).body.total, 237, 'the test key: as before');
+  },
+  'unknown-path-403': async (p) => {
+    const { c, f } = await p.both('/merchant/statuses', null);
+    assert.deepEqual([c.status, f.status], [401, 403]);
+    const spec = await call(p.faulty.url, list(UNKNOWN_MERCHANT), { key: null });
+    assert.equal(spec.status, 401, 'the spec endpoints keep 401');
+  },
+};
