@@ -70,7 +70,9 @@ export default class RuleMatrixReporter implements Reporter {
   // async only because Reporter types a returned status as a Promise; everything happens before it resolves.
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const grep = process.env.CONFORMANCE_GREP?.trim();
-    if (this.selected.size === 0 && grep) {
+    // Nothing selected and nothing else went wrong (Playwright's own "No tests found" aside): the grep selects nothing.
+    const otherErrors = this.globalErrors.filter((e) => !/No tests found/.test(e));
+    if (this.selected.size === 0 && grep && otherErrors.length === 0) {
       // A selection that selects nothing is a set-up mistake: say which ids there are.
       const ids = RULES.map((r) => r.id).join(', ');
       const problem = `--grep ${JSON.stringify(grep)} (CONFORMANCE_GREP) selects no check; the rule ids are: ${ids}`;
