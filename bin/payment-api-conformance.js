@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
@@ -39,6 +39,7 @@ function help() {
   };
   const lines = [
     `Usage: ${NAME} [options] [-- <playwright test options>]`,
+    `       ${NAME} <command> [arguments]`,
     '',
     'Checks an HTTP API (or a mock of it) against the payment API spec, rule by rule, with GET requests only.',
     'With no API_BASE_URL it starts the bundled mock and checks that. Reads .env (or .env.<profile>) from the',
@@ -52,6 +53,9 @@ function help() {
     '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE)',
     '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, about]) => `  ${name.padEnd(19)}${about}`),
     '',
     'Environment variables (default in brackets):',
   ];
@@ -95,12 +99,45 @@ function suiteConfig() {
   return undefined;
 }
 
+/** The shard of Playwright's options (`--shard=2/3` or `--shard 2/3`), or undefined. */
+function shardOf(args) {
+  const i = args.findIndex((a) => a === '--shard' || a.startsWith('--shard='));
+  const value = i < 0 ? undefined : args[i].includes('=') ? args[i].split('=')[1] : args[i + 1];
+  const m = /^(\d+)\/(\d+)$/.exec(value ?? '');
+  return m ? { current: Number(m[1]), total: Number(m[2]) } : undefined;
+}
+
 function fail(code, message) {
   console.error(`${NAME}: ${message}`);
   process.exit(code);
 }
 
+/**
+ * The subcommands, each a module of commands/ whose `main(args)` returns the exit code. In a clone they run from the
+ * TypeScript sources (through tsx, a devDependency of the clone); the installed package runs their compiled form in
+ * dist/commands/.
+ */
+const COMMANDS = {
+  merge: 'one rule matrix, outcome and exit code from the results of several shards: merge DIR…',
+};
+
+async function runCommand(name, args) {
+  const source = resolve(PACKAGE, 'commands', `${name}.ts`);
+  let module;
+  if (existsSync(source)) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    module = await import(pathToFileURL(source).href);
+  } else {
+    const compiled = resolve(PACKAGE, 'dist', 'commands', `${name}.js`);
+    if (!existsSync(compiled)) fail(EXIT.inconclusive, `this installation has no compiled ${name} command (${compiled})`);
+    module = await import(pathToFileURL(compiled).href);
+  }
+  process.exit(await module.main(args));
+}
+
 const argv = process.argv.slice(2);
+if (argv[0] && Object.hasOwn(COMMANDS, argv[0])) await runCommand(argv[0], argv.slice(1));
 const dashes = argv.indexOf('--');
 const own = dashes === -1 ? argv : argv.slice(0, dashes);
 const passthrough = dashes === -1 ? [] : argv.slice(dashes + 1);
@@ -135,8 +172,10 @@ env.CONFORMANCE_REPORTS_DIR = reports;
 const config = suiteConfig();
 if (!config) fail(EXIT.inconclusive, `this installation has no compiled suite (${PACKAGE}dist/ is missing)`);
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-// The rule matrix of this run decides the exit code: one left by an earlier run must not.
-const matrix = resolve(reports, 'conformance.json');
+// The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
+// (reporters/rule-matrix.ts, shardFolder).
+const shard = shardOf(passthrough);
+const matrix = resolve(reports, ...(shard ? [`shard-${shard.current}-of-${shard.total}`] : []), 'conformance.json');
 rmSync(matrix, { force: true });
 
 const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });

@@ -23,6 +23,7 @@ const LAYERS: Array<{ layer: string; may: string[] }> = [
     layer: 'fixtures',
     may: ['core/model', 'core/client', 'core/generate', 'core/run', 'checks', 'mock/index.ts', 'mock/identity.json'],
   },
+  { layer: 'commands', may: ['core/model', 'core/client', 'core/run', 'checks', 'reporters'] },
   { layer: 'specs', may: ['core/model', 'core/client', 'core/generate', 'core/run', 'checks', 'fixtures'] },
   // The mock knows the suite's rule ids (each fault names the rule it breaks), and nothing else of it.
   { layer: 'mock', may: ['core/model/rules.ts'] },

@@ -1,0 +1,118 @@
+/**
+ * `payment-api-conformance merge [--reports DIR] RESULT…`: one rule matrix, one outcome and one exit code from the
+ * results of several shards of one run (`-- --shard=i/n`, each written to <reports>/shard-i-of-n/). A RESULT is a
+ * folder holding a conformance.json, a folder of shard folders, or the file itself. Every shard of the run must be
+ * there (a missing one is named, exit 2); the checks of all shards are judged together, as one run would have.
+ * Writes <reports>/conformance.json and conformance.md (default ./reports) and exits with the merged outcome's code.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { redact } from '../core/model/secrets.ts';
+import { SEVERITY } from '../core/model/verdict.ts';
+import { EXIT_CODES } from '../reporters/outcome.ts';
+import { consoleTable, SCHEMA_VERSION, type Summary, summarize, writeSummary } from '../reporters/summary.ts';
+
+export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
+
+/** The conformance.json files a RESULT names: the file, those of the folder's shard folders, or the folder's own. */
+function resultFiles(path: string): string[] {
+  if (!existsSync(path)) throw new Error(`${path} does not exist`);
+  if (statSync(path).isFile()) return [path];
+  const shards = readdirSync(path)
+    .filter((d) => /^shard-\d+-of-\d+$/.test(d) && existsSync(join(path, d, 'conformance.json')))
+    .map((d) => join(path, d, 'conformance.json'));
+  if (shards.length > 0) return shards;
+  const own = join(path, 'conformance.json');
+  if (existsSync(own)) return [own];
+  throw new Error(`${path} holds no conformance.json (nor shard folders with one)`);
+}
+
+function read(file: string): Summary {
+  const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
+  if (summary.schemaVersion !== SCHEMA_VERSION) {
+    throw new Error(`${file} has layout version ${summary.schemaVersion}; this suite reads ${SCHEMA_VERSION}`);
+  }
+  return summary;
+}
+
+/** The shards missing from a set of results of one sharded run. */
+export function missingShards(results: readonly Summary[]): string[] {
+  const totals = new Set(results.flatMap((r) => (r.shard ? [r.shard.total] : [])));
+  if (totals.size === 0) return [];
+  if (totals.size > 1) return [`shards of different runs (${[...totals].map((t) => `of ${t}`).join(', ')})`];
+  const total = [...totals][0] as number;
+  const present = new Set(results.flatMap((r) => (r.shard ? [r.shard.current] : [])));
+  return Array.from({ length: total }, (_, i) => i + 1)
+    .filter((i) => !present.has(i))
+    .map((i) => `shard ${i} of ${total}`);
+}
+
+const STATUS_ORDER = ['interrupted', 'timedout', 'failed', 'passed'];
+
+/** The results of a run's shards as one summary: their checks judged together. */
+export function mergeResults(results: readonly Summary[]): Summary {
+  // One record per check; a check given twice (the same folder twice) counts once, by its most telling verdict.
+  const byCheck = new Map<string, Summary['checks'][number]>();
+  for (const c of results.flatMap((r) => r.checks)) {
+    const seen = byCheck.get(c.check);
+    if (!seen || SEVERITY.indexOf(c.verdict) < SEVERITY.indexOf(seen.verdict)) byCheck.set(c.check, c);
+  }
+  const seeds = new Set(results.map((r) => r.seed));
+  const worst = results.map((r) => r.status).sort((a, b) => STATUS_ORDER.indexOf(a) - STATUS_ORDER.indexOf(b))[0];
+  const sum = (f: (r: Summary) => number) => results.reduce((n, r) => n + (f(r) ?? 0), 0);
+  return summarize([...byCheck.values()], {
+    seed: seeds.size === 1 ? ([...seeds][0] ?? null) : null,
+    status: worst ?? 'passed',
+    durationSeconds: Math.max(0, ...results.map((r) => r.durationSeconds ?? 0)),
+    requests: sum((r) => r.requests),
+    preflightRequests: sum((r) => r.preflightRequests),
+    transportFailures: sum((r) => r.transportFailures),
+    globalErrors: results.flatMap((r) => r.globalErrors ?? []),
+    strict: results.some((r) => r.strict),
+    shard: null,
+  });
+}
+
+export async function main(args: string[]): Promise<number> {
+  let values: { reports?: string; help?: boolean };
+  let positionals: string[];
+  try {
+    const options = { reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+    ({ values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true }));
+  } catch (error) {
+    console.error(`merge: ${(error as Error).message}\n${USAGE}`);
+    return EXIT_CODES['bad configuration'];
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    console.error(`merge: name the results to merge\n${USAGE}`);
+    return EXIT_CODES['bad configuration'];
+  }
+  let results: Summary[];
+  let files: string[];
+  try {
+    files = [...new Set(positionals.flatMap(resultFiles).map((f) => resolve(f)))];
+    results = files.map(read);
+  } catch (error) {
+    console.error(`merge: ${(error as Error).message}; nothing was merged`);
+    return EXIT_CODES['bad configuration'];
+  }
+  const refused = results.filter((r) => r.outcome.result === 'bad configuration');
+  const missing = missingShards(results);
+  if (refused.length > 0 || missing.length > 0) {
+    const why = [...missing.map((m) => `${m} is missing`), ...refused.flatMap((r) => r.outcome.decidedBy)];
+    console.error(`merge: ${why.join('; ')}; nothing was merged`);
+    return EXIT_CODES['bad configuration'];
+  }
+  const merged = mergeResults(results);
+  const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
+  writeSummary(dir, merged);
+  const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
+  console.log(`Merged ${results.length} result(s): ${shown}`);
+  console.log(redact(consoleTable(merged, relative(process.cwd(), join(dir, 'conformance.md')) || 'conformance.md')));
+  return merged.outcome.exitCode;
+}
