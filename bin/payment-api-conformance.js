@@ -130,7 +130,8 @@ async function runCommand(name, args) {
     module = await import(pathToFileURL(source).href);
   } else {
     const compiled = resolve(PACKAGE, 'dist', 'commands', `${name}.js`);
-    if (!existsSync(compiled)) fail(EXIT.inconclusive, `this installation has no compiled ${name} command (${compiled})`);
+    if (!existsSync(compiled))
+      fail(EXIT.inconclusive, `this installation has no compiled ${name} command (${compiled})`);
     module = await import(pathToFileURL(compiled).href);
   }
   process.exit(await module.main(args));

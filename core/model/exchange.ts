@@ -12,7 +12,9 @@ export interface Exchange {
   readonly url: string;
   readonly path: string;
   readonly query: QueryPairs;
-  /** How the request authenticated, without the secret: `Authorization: Bearer $API_TEST_KEY`, `none`, … */
+  /** How the request authenticated: the credential without its secret (the slot of a configured key, never the key). */
+  readonly auth: Auth;
+  /** How the request authenticated, in words: `Authorization: Bearer $API_TEST_KEY`, `no Authorization header`, … */
   readonly authLabel: string;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;

@@ -5,6 +5,7 @@
  */
 
 import type { ApiClient } from '../client/http.ts';
+import type { Exchange } from '../model/exchange.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 
@@ -17,9 +18,11 @@ export interface CheckContext {
   title: string;
   /** Notes for the check's record, each once. */
   notes: Set<string>;
+  /** Every answer the check read (those of memoised sets included): what the data-changed judgment asks again. */
+  reads: Exchange[];
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */
 export function checkContext(target: Target, api: ApiClient, rule: RuleId, title: string = rule): CheckContext {
-  return { target, api, rule, title, notes: new Set() };
+  return { target, api, rule, title, notes: new Set(), reads: [] };
 }

@@ -8,8 +8,9 @@ import { BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
 import { type RuleId, rule } from '../model/rules.ts';
 import { redact } from '../model/secrets.ts';
 import { type Cause, type CheckRecord, RuleViolation, reproductionOf, type Verdict } from '../model/verdict.ts';
+import { DataChanged } from './changes.ts';
 import type { CheckContext } from './check.ts';
-import { DataChanged, Unusable } from './walk.ts';
+import { Unusable } from './walk.ts';
 
 /** What a check's body left behind: nothing (it passed) or what it threw. */
 export type Ending = { threw: false } | { threw: true; error: unknown };

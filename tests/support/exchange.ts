@@ -1,5 +1,6 @@
-import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
 /** Synthetic exchanges for unit tests of the pure checks: a check is fed a broken and a correct response. */
+import { asKey } from '../../core/model/credentials.ts';
+import { buildURL, type Exchange, type QueryPairs } from '../../core/model/exchange.ts';
 
 export function fakeExchange(init: {
   status?: number;
@@ -12,17 +13,20 @@ export function fakeExchange(init: {
 }): Exchange {
   const text = init.text ?? (init.json === undefined ? '' : JSON.stringify(init.json));
   const path = init.path ?? '/payments/n1/merchant/m1/payments';
+  const query = init.query ?? [];
+  const url = buildURL('http://127.0.0.1:1', path, query);
   return {
     method: 'GET',
-    url: `http://127.0.0.1:1${path}`,
+    url,
     path,
-    query: init.query ?? [],
+    query,
+    auth: asKey('test'),
     authLabel: 'Authorization: Bearer $API_TEST_KEY',
     status: init.status ?? 200,
     headers: init.headers ?? { 'content-type': 'application/json' },
     text,
     json: init.json,
-    curl: `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY" 'http://127.0.0.1:1${path}'`,
+    curl: `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY" '${url}'`,
     keyLeak: init.keyLeak,
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { asKey } from '../../core/model/credentials.ts';
 import type { Exchange } from '../../core/model/exchange.ts';
 import { rule } from '../../core/model/rules.ts';
 import { registerSecret } from '../../core/model/secrets.ts';
@@ -26,6 +27,7 @@ function exchange(over: Partial<Exchange> = {}): Exchange {
       ['offset', '230'],
       ['limit', '10'],
     ],
+    auth: asKey('test'),
     authLabel: 'Authorization: Bearer $API_TEST_KEY',
     status: 200,
     headers: { 'content-type': 'application/json' },
