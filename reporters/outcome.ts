@@ -75,9 +75,13 @@ export function decideOutcome(facts: RunFacts): Outcome {
 }
 
 function decide(facts: RunFacts): Outcome {
-  const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && r.verdict === 'advisory'));
+  // CONFORMANCE_STRICT=1: an advisory finding fails, and so does a MUST rule the data could not exercise.
+  const strictFails = (r: JudgedRule) =>
+    r.verdict === 'advisory' || (r.verdict === 'not exercised' && r.level === 'MUST');
+  const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && strictFails(r)));
   if (failed.length > 0) {
-    const strict = (r: JudgedRule) => (r.verdict === 'advisory' ? ', CONFORMANCE_STRICT=1' : '');
+    const strict = (r: JudgedRule) =>
+      r.verdict === 'fail' ? '' : `, ${r.verdict === 'advisory' ? '' : 'not exercised, '}CONFORMANCE_STRICT=1`;
     return outcome(
       'nonconformant',
       failed.map((r) => `${r.id} (${r.level}${strict(r)}) failed: ${r.evidence}`),

@@ -86,7 +86,9 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
 export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
   const base = { id: r.id, section: r.section, level: r.level };
   const requests = checks.reduce((n, c) => n + c.requests, 0);
-  const notes = [...new Set(checks.flatMap((c) => c.notes))];
+  // What the data left unshown is said even where another check of the rule passed.
+  const unshown = checks.filter((c) => c.verdict === 'not exercised').map((c) => `not exercised: ${c.reason}`);
+  const notes = [...new Set([...checks.flatMap((c) => c.notes), ...unshown])];
   if (checks.length === 0) {
     return { ...base, verdict: 'not run', cause: 'not selected', evidence: 'not selected', checks: 0, requests, notes };
   }

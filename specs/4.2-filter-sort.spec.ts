@@ -10,6 +10,7 @@ import {
   expectedMatches,
   filteredTotalViolation,
   fullPageViolation,
+  statusCounts,
   statusViolation,
   unknownStatusViolation,
   withStatus,
@@ -17,6 +18,7 @@ import {
 import {
   AMOUNT_SORTS,
   type AmountSort,
+  amountOf,
   orderedWalkViolation,
   permutationViolation,
   sortViolation,
@@ -28,7 +30,7 @@ import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts
 import { describeListing, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
 import type { ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import type { CheckContext } from '../core/run/check.ts';
+import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { type Learned, learnListings } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { enumerate, walk } from '../core/run/walk.ts';
@@ -65,13 +67,47 @@ async function sortedSets(ctx: CheckContext, l: Learned, status?: string) {
   return (sort: AmountSort) => sets.get(sort) as ResultSet;
 }
 
+/** Two different amounts: records that can show an order. */
+const twoAmounts = (records: readonly unknown[]) => new Set(records.map((r) => String(amountOf(r)))).size >= 2;
+
+/** What a listing can show, for the checks that need it (a check none of whose listings can is "not exercised"). */
+const CAN_SHOW = {
+  exclusion: {
+    can: (l: Learned) => l.statuses.length >= 2,
+    unshown: 'no listing holds two statuses: a filter that ignored the status could not show',
+  },
+  emptyMatch: {
+    can: (l: Learned) => l.set.total > 0,
+    unshown: 'every listing is empty: an unknown status that matched everything could not show',
+  },
+  shortPage: {
+    can: (l: Learned) => statusCounts(l.set.records).some(([, n]) => n >= 2),
+    unshown: 'no status has two matches in a listing: a filtered page cannot fall short',
+  },
+  order: {
+    can: (l: Learned) => twoAmounts(l.set.records),
+    unshown: 'no listing holds two different amounts: there is no order to show',
+  },
+  filteredOrder: {
+    can: (l: Learned) => l.statuses.some((s) => twoAmounts(withStatus(l.set.records, s))),
+    unshown: 'no status holds two different amounts in a listing: there is no order to show',
+  },
+} as const;
+
+/** The readable listings, learned; the check is "not exercised" when none of them can show what it needs. */
+async function learnedFor(ctx: CheckContext, what: keyof typeof CAN_SHOW): Promise<Learned[]> {
+  const learned = await learnListings(ctx);
+  if (!learned.some(CAN_SHOW[what].can)) notExercised(ctx, CAN_SHOW[what].unshown);
+  return learned;
+}
+
 test.describe('§4.2 List payments: filter[status]', () => {
   // "filter[status] | Restricts results to payments with this status (for example COMPLETED)";
   // "total is the count of all records matching the query (after filtering)".
   test(
     'FLT-STATUS filter[status]=S lists only S records, total = the S records of the unfiltered set (each status, every listing)',
     settle(async (ctx) => {
-      for (const { l, status } of statusCases(await learnListings(ctx))) {
+      for (const { l, status } of statusCases(await learnedFor(ctx, 'exclusion'))) {
         const set = await enumerate(ctx, withSelection(l.listing, { status }));
         const first = set.pages[0]?.exchange;
         const total = first && filteredTotalViolation(first, status, expectedMatches(l.set, status), l.set.total);
@@ -85,7 +121,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
   test(
     'FLT-STATUS an unknown or case-changed status gives a 4xx or an empty 200 (total 0, data []) on every listing',
     settle(async (ctx) => {
-      const learned = await learnListings(ctx);
+      const learned = await learnedFor(ctx, 'emptyMatch');
       const known = new Set([...learned.flatMap((l) => l.statuses), SPEC_STATUS]);
       const arb = fc.record({ i: fc.nat({ max: learned.length - 1 }), value: unknownStatusArb([...known]) });
       const examples = [
@@ -105,7 +141,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
   test(
     'FLT-BEFORE-PAGE a filtered walk at a small limit has full pages while matches remain, and every match once',
     settle(async (ctx) => {
-      for (const { l, status } of statusCases(await learnListings(ctx))) {
+      for (const { l, status } of statusCases(await learnedFor(ctx, 'shortPage'))) {
         const n = await matchCount(ctx, l, status);
         const limit = Math.min(MAX_LIMIT, Math.max(1, Math.ceil(n / 4)));
         const listing = withSelection(l.listing, { status });
@@ -124,7 +160,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
   test(
     'FLT-BEFORE-PAGE any filtered window on any listing holds min(limit, matches - offset) records',
     settle(async (ctx) => {
-      const cases = statusCases(await learnListings(ctx));
+      const cases = statusCases(await learnedFor(ctx, 'shortPage'));
       const counts: number[] = [];
       for (const { l, status } of cases) counts.push(await matchCount(ctx, l, status));
       const n = (k: number) => counts[k] ?? 0;
@@ -162,7 +198,7 @@ test.describe('§4.2 List payments: sort', () => {
   test(
     'SRT-AMOUNT sort=amount ascends and sort=-amount descends numerically over the whole listing, across pages (every listing)',
     settle(async (ctx) => {
-      for (const l of await learnListings(ctx)) {
+      for (const l of await learnedFor(ctx, 'order')) {
         const sorted = await sortedSets(ctx, l);
         for (const sort of AMOUNT_SORTS) {
           const set = sorted(sort);
@@ -182,7 +218,7 @@ test.describe('§4.2 List payments: sort', () => {
   test(
     'SRT-AMOUNT pages at any limit concatenate to the same sorted sequence (ties in one order on every request, every listing)',
     settle(async (ctx) => {
-      const learned = await learnListings(ctx);
+      const learned = await learnedFor(ctx, 'order');
       const refs: Array<(s: AmountSort) => ResultSet> = [];
       for (const l of learned) refs.push(await sortedSets(ctx, l));
       const ref = (i: number, sort: AmountSort) => (refs[i] as (s: AmountSort) => ResultSet)(sort);
@@ -222,7 +258,7 @@ test.describe('§4.2 List payments: sort', () => {
   test(
     'SRT-FILTER filter[status]=S with sort=±amount lists exactly the S records, globally sorted (each status, every listing)',
     settle(async (ctx) => {
-      for (const { l, status } of statusCases(await learnListings(ctx))) {
+      for (const { l, status } of statusCases(await learnedFor(ctx, 'filteredOrder'))) {
         const sorted = await sortedSets(ctx, l, status);
         for (const sort of AMOUNT_SORTS) {
           const set = sorted(sort);
@@ -242,7 +278,7 @@ test.describe('§4.2 List payments: sort', () => {
   test(
     'SRT-FILTER filtered and sorted pages at any limit concatenate to the same sorted sequence (every listing)',
     settle(async (ctx) => {
-      const cases = statusCases(await learnListings(ctx));
+      const cases = statusCases(await learnedFor(ctx, 'filteredOrder'));
       const refs: Array<(s: AmountSort) => ResultSet> = [];
       for (const { l, status } of cases) refs.push(await sortedSets(ctx, l, status));
       const ref = (k: number, sort: AmountSort) => (refs[k] as (s: AmountSort) => ResultSet)(sort);

@@ -20,9 +20,33 @@ export interface CheckContext {
   notes: Set<string>;
   /** Every answer the check read (those of memoised sets included): what the data-changed judgment asks again. */
   reads: Exchange[];
+  /** Why the target's data could not show the check's rule: a check that passes with any is "not exercised". */
+  unexercised: string[];
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */
 export function checkContext(target: Target, api: ApiClient, rule: RuleId, title: string = rule): CheckContext {
-  return { target, api, rule, title, notes: new Set(), reads: [] };
+  return { target, api, rule, title, notes: new Set(), reads: [], unexercised: [] };
+}
+
+/**
+ * Thrown by a check that cannot start: an input it needs is not configured (named by its variable), or a listing it
+ * reads is unreadable, which another rule's check judges (`blocked`). Its record says "not run" with the reason.
+ */
+export class NotRun extends Error {
+  constructor(
+    readonly kind: 'needs input' | 'blocked',
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'NotRun';
+  }
+}
+
+/**
+ * Says that the target's data could not show the rule this check judges (why, in one sentence: "7 records; the cap
+ * needs more than 100"). A pass resting on no evidence is no pass: the check's verdict becomes "not exercised".
+ */
+export function notExercised(ctx: Pick<CheckContext, 'unexercised'>, reason: string): void {
+  if (!ctx.unexercised.includes(reason)) ctx.unexercised.push(reason);
 }

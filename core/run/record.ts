@@ -9,7 +9,7 @@ import { type RuleId, rule } from '../model/rules.ts';
 import { redact } from '../model/secrets.ts';
 import { type Cause, type CheckRecord, RuleViolation, reproductionOf, type Verdict } from '../model/verdict.ts';
 import { DataChanged } from './changes.ts';
-import type { CheckContext } from './check.ts';
+import { type CheckContext, NotRun } from './check.ts';
 import { Unusable } from './walk.ts';
 
 /** What a check's body left behind: nothing (it passed) or what it threw. */
@@ -34,7 +34,7 @@ const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>, requests: num
 /** The record of a check that did not start: an optional input is missing, or the run left it out. */
 export function notRun(
   ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>,
-  cause: Extract<Cause, 'needs input' | 'not selected' | 'interrupted'>,
+  cause: Extract<Cause, 'needs input' | 'blocked' | 'not selected' | 'interrupted'>,
   reason: string,
 ): CheckRecord {
   return { ...base(ctx, 0), verdict: 'not run', cause, reason };
@@ -42,11 +42,17 @@ export function notRun(
 
 /** The record of a check that ran, from how its body ended. */
 export function recordOf(
-  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>,
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised'>,
   ending: Ending,
   requests: number,
 ): CheckRecord {
   const done = base(ctx, requests);
+  if (ending.threw && ending.error instanceof NotRun) {
+    return { ...notRun(ctx, ending.error.kind, ending.error.message), requests };
+  }
+  if (!ending.threw && ctx.unexercised.length > 0) {
+    return { ...done, verdict: 'not exercised', cause: 'data', reason: redact(ctx.unexercised.join('; ')) };
+  }
   if (!ending.threw) return { ...done, verdict: 'pass' };
   const error = ending.error instanceof Unusable ? new RuleViolation(ending.error.violation) : ending.error;
   if (error instanceof RuleViolation) {

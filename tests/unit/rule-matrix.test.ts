@@ -42,7 +42,7 @@ describe('rule matrix: verdict per rule, read from the records', () => {
     });
   });
 
-  test('fail > advisory > inconclusive > not exercised > pass > not run', async () => {
+  test('fail > advisory > inconclusive > pass > not exercised > not run', async () => {
     const needs = { cause: 'needs input' as const, reason: 'needs API_REVOKED_KEY' };
     const changed = { cause: 'data changed' as const, reason: 'the data changed while the check ran: total 10 → 11' };
     const { json } = await run([
@@ -58,14 +58,16 @@ describe('rule matrix: verdict per rule, read from the records', () => {
       check('INP-ROBUST b', 'advisory', { received: 'HTTP 200 to Basic' }),
       check('INP-ROBUST c', 'pass'),
       check('INP-ROBUST d', 'not run', needs),
-      // SRT-FILTER: inconclusive wins over not exercised, pass, not run
+      // SRT-FILTER: inconclusive wins over pass, not exercised, not run
       check('SRT-FILTER a', 'pass'),
       check('SRT-FILTER b', 'inconclusive', changed),
       check('SRT-FILTER c', 'not exercised', { cause: 'data', reason: 'no ties' }),
       check('SRT-FILTER d', 'not run', needs),
-      // LIM-CAP: not exercised wins over pass
-      check('LIM-CAP a', 'pass'),
+      // LIM-CAP: not exercised wins over not run only; PAG-SIZE: a pass wins over not exercised, which it notes
+      check('LIM-CAP a', 'not run', { cause: 'needs input', reason: 'needs API_LIVE_KEY' }),
       check('LIM-CAP b', 'not exercised', { cause: 'data', reason: '7 records; the cap needs more than 100' }),
+      check('PAG-SIZE a', 'pass'),
+      check('PAG-SIZE b', 'not exercised', { cause: 'data', reason: 'an empty listing' }),
       // FLT-STATUS: pass wins over not run
       check('FLT-STATUS a', 'not run', needs),
       check('FLT-STATUS b', 'pass'),
@@ -73,23 +75,29 @@ describe('rule matrix: verdict per rule, read from the records', () => {
       check('AUTH-REVOKED revoked key', 'not run', needs),
     ]);
     assert.deepEqual(
-      ['MODE-ISOLATION', 'INP-ROBUST', 'SRT-FILTER', 'LIM-CAP', 'FLT-STATUS', 'AUTH-REVOKED', 'PAG-EMPTY'].map((id) => [
-        id,
-        row(json, id).verdict,
-        row(json, id).evidence,
-        row(json, id).checks,
-      ]),
+      [
+        'MODE-ISOLATION',
+        'INP-ROBUST',
+        'SRT-FILTER',
+        'LIM-CAP',
+        'PAG-SIZE',
+        'FLT-STATUS',
+        'AUTH-REVOKED',
+        'PAG-EMPTY',
+      ].map((id) => [id, row(json, id).verdict, row(json, id).evidence, row(json, id).checks]),
       [
         ['MODE-ISOLATION', 'fail', 'total 236 at offset 230', 6],
         ['INP-ROBUST', 'advisory', 'HTTP 200 to Basic', 4],
         ['SRT-FILTER', 'inconclusive', 'the data changed while the check ran: total 10 → 11', 4],
         ['LIM-CAP', 'not exercised', '7 records; the cap needs more than 100', 2],
+        ['PAG-SIZE', 'pass', '1/2 checks passed', 2],
         ['FLT-STATUS', 'pass', '1/2 checks passed', 2],
         ['AUTH-REVOKED', 'not run', 'needs API_REVOKED_KEY', 1],
         ['PAG-EMPTY', 'not run', 'not selected', 0],
       ],
     );
     assert.equal(row(json, 'AUTH-REVOKED').cause, 'needs input');
+    assert.deepEqual(row(json, 'PAG-SIZE').notes, ['not exercised: an empty listing']);
     assert.equal(row(json, 'PAG-EMPTY').cause, 'not selected');
   });
 
