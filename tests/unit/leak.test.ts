@@ -16,6 +16,28 @@ describe('findKeyLeak: the whole key, encoded', () => {
   });
 });
 
+describe('findKeyLeak: what a client decodes', () => {
+  const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  test('a JSON string with every character escaped (\\u0073k_…)', () => {
+    assert.ok(!body(`{"message":"${escaped}"}`).text.includes(KEY));
+    assert.equal(findKeyLeak(KEY, body(`{"message":"${escaped}"}`)), 'body (its JSON strings decoded)');
+    assert.equal(findKeyLeak(KEY, body(`{"${escaped}":1}`)), 'body (its JSON strings decoded)', 'as a key too');
+  });
+  test('most of the key, JSON-escaped', () => {
+    const most = [...KEY.slice(0, -4)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    assert.match(findKeyLeak(KEY, body(`{"m":"${most}****"}`)) ?? '', /^body \(its JSON strings decoded\) \(20 of/);
+  });
+  test('percent-encoded in a header (a Location) or a body, every character', () => {
+    const every = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    assert.equal(findKeyLeak(KEY, header(`https://x.example/?k=${every}`)), 'header x-key-hint (percent-decoded)');
+    assert.equal(findKeyLeak(KEY, body(`key=${every}`)), 'body (percent-decoded)');
+  });
+  test('an escape that decodes to nothing of the key is no leak; a body that is not JSON is read raw only', () => {
+    assert.equal(findKeyLeak(KEY, body('{"m":"\\u0041\\n"}')), undefined);
+    assert.equal(findKeyLeak(KEY, body(`not json \\ ${escaped}`)), undefined);
+  });
+});
+
 describe('findKeyLeak: most of the key (reading: "not as a large part of it")', () => {
   test('all but the last four characters masked', () => {
     assert.match(findKeyLeak(KEY, body(`Invalid API key ${KEY.slice(0, -4)}****`)) ?? '', /^body \(20 of the key's 24/);

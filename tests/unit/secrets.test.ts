@@ -130,3 +130,19 @@ describe('redactError', () => {
     assert.equal(b.message, 'b [REDACTED]');
   });
 });
+
+describe('redact: forms a hostile answer may quote a key in', () => {
+  test('every character JSON-escaped or percent-encoded, in either case of hex', () => {
+    const key = 'sk_test_EscapedFORMSabc123456';
+    registerSecret(key);
+    const code = (c: string) => c.charCodeAt(0).toString(16);
+    for (const form of [
+      [...key].map((c) => `\\u${code(c).padStart(4, '0')}`).join(''),
+      [...key].map((c) => `\\u${code(c).padStart(4, '0').toUpperCase()}`).join(''),
+      [...key].map((c) => `%${code(c)}`).join(''),
+      [...key].map((c) => `%${code(c).toUpperCase()}`).join(''),
+    ]) {
+      assert.equal(redact(`x ${form} y`), `x ${REDACTED} y`, form.slice(0, 12));
+    }
+  });
+});
