@@ -343,6 +343,35 @@ describe('variants over HTTP', () => {
   });
 });
 
+describe('new axes combined', () => {
+  test('errors=problem wins over the invalid=422 shape; the status stays 422', async () => {
+    const mock = await startMock({ variants: ['errors=problem,invalid=422'] });
+    try {
+      const res = await call(mock.url, list(SANDBOX, 'limit=abc'));
+      assert.equal(res.status, 422);
+      assert.deepEqual(res.body, {
+        type: 'about:blank',
+        title: 'Unprocessable Entity',
+        status: 422,
+        detail: MESSAGES.invalidLimit,
+      });
+    } finally {
+      await mock.stop();
+    }
+  });
+  test('prefix=api with routing=route-first: inside the prefix an unknown path is 404 before auth', async () => {
+    const mock = await startMock({ variants: ['prefix=api,routing=route-first,scheme=exact,errors=text'] });
+    try {
+      assert.equal((await call(mock.url, '/nowhere', { key: null })).status, 404);
+      assert.equal((await call(mock.url, list(SANDBOX), { key: null })).text, `${MESSAGES.missingKey}\n`);
+      assert.equal((await call(mock.url, list(SANDBOX), { auth: `bearer ${KEYS.test}` })).status, 401);
+      assert.equal((await call(mock.origin, '/merchant/status')).text, `${MESSAGES.notFound}\n`);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
 describe('variant options', () => {
   test('defaults are the first value of every dimension', () => {
     assert.deepEqual(resolveVariants(), VARIANT_DEFAULTS);
