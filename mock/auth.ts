@@ -99,14 +99,17 @@ export type AuthResult =
   | { key: KeyRecord; presented: string | undefined }
   | { key: undefined; failure: Failure; presented: string | undefined };
 
+/** How the header's spelling is read: the variants `spacing` and `scheme`. */
+export type Spelling = Pick<Variants, 'spacing' | 'scheme'>;
+
 /**
- * `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1; one or more spaces or tabs before the
- * key, or exactly one space under spacing=strict) → the key record, or a 401.
+ * `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1, or exactly "Bearer" under scheme=exact;
+ * one or more spaces or tabs before the key, or exactly one space under spacing=strict) → the key record, or a 401.
  */
 export function authenticate(
   table: KeyTable,
   board: Board<AuthHooks>,
-  spacing: Variants['spacing'],
+  spelling: Spelling,
   header: string | undefined,
   route: Route,
   request: RequestFacts,
@@ -119,8 +122,10 @@ export function authenticate(
   const credentials = splitCredentials(header);
   const presented = credentials.token;
   const check: AuthCheck = { credentials, key: undefined, failure: undefined };
-  const spaced = spacing === 'lenient' || credentials.gap === ' ';
-  const bearer = credentials.scheme.toLowerCase() === 'bearer' && spaced && !/\s/.test(presented);
+  const spaced = spelling.spacing === 'lenient' || credentials.gap === ' ';
+  const named =
+    spelling.scheme === 'exact' ? credentials.scheme === 'Bearer' : credentials.scheme.toLowerCase() === 'bearer';
+  const bearer = named && spaced && !/\s/.test(presented);
   const token = bearer ? presented : firstAnswer(board.credentials, credentials);
   if (token !== undefined) check.key = table.exact(token) ?? firstAnswer(board.matchKey, token, table.all);
   if (!check.key) check.failure = reject(401, MESSAGES.invalidKey);

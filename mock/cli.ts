@@ -23,6 +23,7 @@ export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run m
   --seed N                 data seed (default ${IDENTITY.seed})
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
   --fault NAME             switch on a named deviation from the spec; repeatable
+  --grow N                 the data set grows: after every N-th request, one new payment in every listing
   --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
   --quiet                  print nothing
   --list-variants          print the variant dimensions and exit
@@ -35,6 +36,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   variant: { type: 'string', multiple: true },
   fault: { type: 'string', multiple: true },
+  grow: { type: 'string' },
   tls: { type: 'boolean' },
   quiet: { type: 'boolean' },
   'list-variants': { type: 'boolean' },
@@ -94,10 +96,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   let port: number;
   let seed: number | undefined;
+  let grow: number | undefined;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
     port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
     seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
+    grow = integer('grow', values.grow, 1, 2 ** 31 - 1);
     resolveVariants(values.variant ?? []);
     selectFaults(values.fault ?? []);
   } catch (err) {
@@ -120,6 +124,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       variants: values.variant,
       faults: values.fault,
       tls: values.tls,
+      grow: grow === undefined ? undefined : { every: grow },
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -137,6 +142,11 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
     io.out(`# variants: ${describeVariants(mock.variants)}`);
     io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
+    if (grow !== undefined) {
+      io.out(
+        `# data grows: one new payment in every listing after every ${grow === 1 ? 'request' : `${grow} requests`}`,
+      );
+    }
     // A comment, not a variable: NODE_EXTRA_CA_CERTS is read when Node starts, so it belongs in the client's shell.
     if (values.tls) io.out(`# trust the test-only certificate with: NODE_EXTRA_CA_CERTS=${TEST_CA}`);
   }

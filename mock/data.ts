@@ -3,6 +3,7 @@
  * Same seed, same payments (ids, amounts, statuses, timestamps); nothing here depends on the clock.
  */
 import { IDENTITY } from './identity.ts';
+import type { Variants } from './variants.ts';
 
 export const STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED', 'CANCELED'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -31,13 +32,39 @@ export const MERCHANTS: readonly Merchant[] = [
   { role: 'otherSandbox', id: IDENTITY.merchants.otherSandbox, kind: 'sandbox' },
 ];
 
+/** One listing of a data set: whose, which mode, how many payments and (when not the usual shares) which statuses. */
+export interface ListingPlan {
+  readonly role: MerchantRole;
+  readonly mode: Mode;
+  readonly count: number;
+  /** Payments per status, summing to `count`; default: STATUS_SHARE's shares (statusQuota). */
+  readonly statuses?: Readonly<Partial<Record<Status, number>>>;
+}
+
 /** Which merchant holds how many payments in which mode. The live merchant's test payments sit alongside its live ones (§5.5). */
 export const LISTING_PLAN = [
   { role: 'sandbox', mode: 'test', count: 237 },
   { role: 'live', mode: 'live', count: 143 },
   { role: 'live', mode: 'test', count: 61 },
   { role: 'otherSandbox', mode: 'test', count: 40 },
-] as const satisfies readonly { role: MerchantRole; mode: Mode; count: number }[];
+] as const satisfies readonly ListingPlan[];
+
+/** The data sets of the variant `data`: the default plan, a brand-new account, a listing larger than API_MAX_RECORDS. */
+export const DATA_PLANS: Readonly<Record<Variants['data'], readonly ListingPlan[]>> = {
+  default: LISTING_PLAN,
+  'new-account': [
+    { role: 'sandbox', mode: 'test', count: 7, statuses: { COMPLETED: 5, PENDING: 2 } },
+    { role: 'live', mode: 'live', count: 0 },
+    { role: 'live', mode: 'test', count: 3, statuses: { PENDING: 3 } },
+    { role: 'otherSandbox', mode: 'test', count: 2, statuses: { COMPLETED: 2 } },
+  ],
+  large: [
+    { role: 'sandbox', mode: 'test', count: 2500 },
+    { role: 'live', mode: 'live', count: 143 },
+    { role: 'live', mode: 'test', count: 61 },
+    { role: 'otherSandbox', mode: 'test', count: 40 },
+  ],
+};
 
 /** Share of each status in every listing, in percent. COMPLETED is the most common. */
 export const STATUS_SHARE: Readonly<Record<Status, number>> = {
@@ -137,10 +164,18 @@ function newId(mode: Mode, draw: Draw, taken: Set<string>): string {
   }
 }
 
-export function generateDataset(seed: number): Dataset {
+/** The payments of a plan entry per status: its own counts, or the usual shares. */
+function quotaOf(plan: ListingPlan): Record<Status, number> {
+  const given = plan.statuses;
+  if (!given) return statusQuota(plan.count);
+  return Object.fromEntries(STATUSES.map((s) => [s, given[s] ?? 0])) as Record<Status, number>;
+}
+
+/** The data set of a plan (default: LISTING_PLAN). The same seed and plan always give the same payments. */
+export function generateDataset(seed: number, plans: readonly ListingPlan[] = LISTING_PLAN): Dataset {
   const random = mulberry32(seed);
   const draw: Draw = (n) => Math.floor(random() * n);
-  const count = LISTING_PLAN.reduce((sum, l) => sum + l.count, 0);
+  const count = plans.reduce((sum, l) => sum + l.count, 0);
 
   let clock = TIMELINE_START;
   const times: number[] = [];
@@ -153,10 +188,10 @@ export function generateDataset(seed: number): Dataset {
   const taken = new Set<string>();
   const listings = new Map<string, readonly Payment[]>();
   let next = 0;
-  for (const plan of LISTING_PLAN) {
+  for (const plan of plans) {
     const merchant = merchantByRole(plan.role);
     const pool = amountPool(plan.count, draw);
-    const counts = statusQuota(plan.count);
+    const counts = quotaOf(plan);
     const statuses = shuffle(
       STATUSES.flatMap((s) => Array.from({ length: counts[s] }, () => s)),
       draw,
@@ -173,4 +208,33 @@ export function generateDataset(seed: number): Dataset {
     listings.set(listingKey(merchant.id, plan.mode), payments);
   }
   return { seed, listings };
+}
+
+/**
+ * New payments for a data set that grows (MockOptions.grow): each call gives one more payment for the listing named,
+ * created after every payment so far, with an id no other payment has, an amount from the listing's range of
+ * magnitudes and the statuses in turn, so that every status filter gains records too. Deterministic for a seed.
+ */
+export function paymentSource(dataset: Dataset): (key: string) => Payment {
+  const random = mulberry32(dataset.seed ^ 0x5eed9a11);
+  const draw: Draw = (n) => Math.floor(random() * n);
+  const all = [...dataset.listings.values()].flat();
+  const taken = new Set(all.map((p) => p.id));
+  let clock = all.reduce((latest, p) => Math.max(latest, Date.parse(p.createdAt)), TIMELINE_START);
+  let made = 0;
+  return (key) => {
+    const sep = key.lastIndexOf(':');
+    const mode = key.slice(sep + 1) as Mode;
+    clock += (1 + draw(60)) * 1000;
+    const digits = 1 + draw(MAX_AMOUNT_DIGITS);
+    const low = 10 ** (digits - 1);
+    return {
+      id: newId(mode, draw, taken),
+      merchantId: key.slice(0, sep),
+      amount: low + draw(10 ** digits - low),
+      currency: pick(CURRENCIES, draw),
+      status: STATUSES[made++ % STATUSES.length] as Status,
+      createdAt: new Date(clock).toISOString(),
+    };
+  };
 }

@@ -2,7 +2,9 @@
  * Every rejection the mock sends: the message texts (tests reuse them) and the one error constructor.
  * No message ever contains a key; none echoes request input.
  */
+import { STATUS_CODES } from 'node:http';
 import { IDENTITY } from './identity.ts';
+import type { Variants } from './variants.ts';
 
 export const MESSAGES = {
   ok: 'OK',
@@ -48,10 +50,34 @@ export function reject(status: number, message: Message, param?: string): Failur
   return param === undefined ? { status, message } : { status, message, param };
 }
 
-/** Error body shapes: the envelope-like default, and the `invalid=422` variant's shape for parameter errors. */
-export function errorBody(failure: Failure, invalidVariant: string): string {
-  if (invalidVariant === '422' && failure.param !== undefined) {
-    return JSON.stringify({ error: { code: 'invalid_parameter', detail: failure.message, param: failure.param } });
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const PROBLEM_TYPE = 'application/problem+json';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/** An error as sent: its media type and body. */
+export interface ErrorBody {
+  type: string;
+  body: string;
+}
+
+/**
+ * Error bodies, per the variant `errors`: json = the envelope-like default (and the `invalid=422` variant's shape
+ * for parameter errors); problem = RFC 9457 problem details; text = the message on one line.
+ */
+export function errorBody(failure: Failure, variants: Pick<Variants, 'invalid' | 'errors'>): ErrorBody {
+  switch (variants.errors) {
+    case 'problem': {
+      const title = STATUS_CODES[failure.status] ?? 'Error';
+      const body = { type: 'about:blank', title, status: failure.status, detail: failure.message };
+      return { type: PROBLEM_TYPE, body: JSON.stringify(body) };
+    }
+    case 'text':
+      return { type: TEXT_TYPE, body: `${failure.message}\n` };
+    case 'json':
+      if (variants.invalid === '422' && failure.param !== undefined) {
+        const error = { code: 'invalid_parameter', detail: failure.message, param: failure.param };
+        return { type: JSON_TYPE, body: JSON.stringify({ error }) };
+      }
+      return { type: JSON_TYPE, body: JSON.stringify({ success: false, message: failure.message }) };
   }
-  return JSON.stringify({ success: false, message: failure.message });
 }

@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
-import { generateDataset } from './data.ts';
+import { DATA_PLANS, generateDataset } from './data.ts';
 import { FAULTS as CATALOGUE, type Fault, selectFaults as select, switchboard } from './faults/index.ts';
 import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
+import { API_PREFIX } from './routes.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
@@ -55,6 +56,12 @@ export interface MockOptions {
   tls?: boolean;
   /** Sees each request: method, target, and which issued key it carried (never the key). */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * A data set that grows under its clients, as a busy shared sandbox does: after every `every`-th request (any
+   * request, answered or refused), one new payment is appended to every listing (each merchant, each mode), so every
+   * listing's total moves. Default: the data never changes.
+   */
+  grow?: { every: number };
 }
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
@@ -75,7 +82,10 @@ export interface MockEnv {
 }
 
 export interface RunningMock {
+  /** The base URL, with the API's path prefix when it has one (variant prefix=api): what API_BASE_URL says. */
   url: string;
+  /** Scheme, host and port only. */
+  origin: string;
   port: number;
   env: MockEnv;
   variants: Variants;
@@ -90,10 +100,14 @@ export interface RunningMock {
  */
 export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const variants = resolveVariants(opts.variants);
+  const grow = opts.grow;
+  if (grow !== undefined && !(Number.isSafeInteger(grow.every) && grow.every >= 1)) {
+    throw new RangeError(`grow.every must be a positive integer, got ${grow.every}`);
+  }
   const faults = opts.faults ?? [];
   const board = switchboard(faults);
   const keys = issueKeys(board.auth);
-  const store = buildStore(generateDataset(opts.seed ?? IDENTITY.seed), variants);
+  const store = buildStore(generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]), variants);
   const settings = querySettings(variants, board.params);
   const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
   const server = createMockServer({
@@ -105,6 +119,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     log: opts.log,
     tls,
     onRequest: opts.onRequest,
+    grow,
   });
 
   const host = opts.host ?? IDENTITY.host;
@@ -116,7 +131,9 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // The base URL a client uses: the API's path prefix included (variant prefix).
+  const origin = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${origin}${API_PREFIX[variants.prefix]}`;
 
   const env: MockEnv = {
     API_BASE_URL: url,
@@ -138,5 +155,5 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     });
     return stopping;
   };
-  return { url, port, env, variants, faults: [...faults], stop };
+  return { url, origin, port, env, variants, faults: [...faults], stop };
 }

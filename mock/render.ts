@@ -3,7 +3,7 @@
  * and every error through the one error constructor's body shape. Faults hook in here last.
  */
 import type { Mode } from './data.ts';
-import { errorBody, type Failure, MESSAGES } from './errors.ts';
+import { errorBody, type Failure, JSON_TYPE, MESSAGES, TEXT_TYPE } from './errors.ts';
 import type { Board, RequestFacts } from './hooks.ts';
 import type { Page } from './query.ts';
 import type { Row } from './store.ts';
@@ -33,20 +33,18 @@ export interface RenderHooks {
   headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * Stands in for `data` while the envelope is stringified; the rows' precomputed JSON replaces it after.
  * NUL cannot reach a body from a request (HTTP rejects it in headers), so the mark is unambiguous.
  */
 const DATA_MARK = '\u0000data\u0000';
 const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
-const TEXT_TYPE = 'text/plain; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD';
 
 export function createRenderer(variants: Variants, board: Board<RenderHooks>, rowJson: (row: Row) => string) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (decision: Decision, facts: RequestFacts): { status: number; body: string; type: string } => {
+  const bodyOf = (decision: Decision, facts: RequestFacts): { status: number; body: string; type?: string } => {
     switch (decision.kind) {
       case 'list': {
         const { data, echo } = decision.page;
@@ -67,18 +65,21 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
         return { status: 200, body: text, type: JSON_TYPE };
       }
       case 'status': {
-        const body: Record<string, unknown> = {
-          success: true,
-          message: MESSAGES.keyAccepted,
-          mode: decision.mode === 'live' ? 'live' : 'sandbox',
-        };
+        const mode = decision.mode === 'live' ? 'live' : 'sandbox';
+        // The variant status-endpoint: no body (204), or one line of text; neither is a body a fault rewrites.
+        if (variants['status-endpoint'] === '204') return { status: 204, body: '', type: undefined };
+        if (variants['status-endpoint'] === 'text') {
+          return { status: 200, body: `${MESSAGES.keyAccepted} (${mode} mode)\n`, type: TEXT_TYPE };
+        }
+        const body: Record<string, unknown> = { success: true, message: MESSAGES.keyAccepted, mode };
         for (const rewrite of board.body) rewrite(body, facts);
         return { status: 200, body: JSON.stringify(body), type: JSON_TYPE };
       }
       case 'failure': {
         const failure = { ...decision.failure };
         for (const rewrite of board.error) rewrite(failure, facts);
-        return { status: failure.status, body: errorBody(failure, variants.invalid), type: JSON_TYPE };
+        const { type, body } = errorBody(failure, variants);
+        return { status: failure.status, body, type };
       }
       case 'crash':
         return { status: 500, body: decision.text, type: TEXT_TYPE };
@@ -87,11 +88,11 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
 
   return (decision: Decision, facts: RequestFacts, requestNo: number): Reply => {
     const { status, body, type } = bodyOf(decision, facts);
-    const headers: Record<string, string | number> = {
-      'Content-Type': type,
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': 'no-store',
-    };
+    // A 204 carries neither a body nor Content-Length (RFC 9110 §8.6).
+    const headers: Record<string, string | number> =
+      type === undefined
+        ? { 'Cache-Control': 'no-store' }
+        : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
     if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
     for (const rewrite of board.headers) rewrite(headers, facts);

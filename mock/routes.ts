@@ -13,6 +13,9 @@ export interface RouteHooks {
   route?(route: Route, request: RequestFacts): Route | undefined;
 }
 
+/** The path prefix the API is served under, per the variant `prefix`. */
+export const API_PREFIX = { none: '', api: '/api/v2' } as const;
+
 export const STATUS_PATH = '/merchant/status';
 export const LIST_PREFIX = '/payments/n1/merchant/';
 export const LIST_SUFFIX = '/payments';
@@ -32,6 +35,17 @@ export interface RequestTarget {
   path: string;
   route: Route;
   search: string;
+}
+
+/**
+ * The request-target with the API's path prefix taken off (`/api/v2/merchant/status?x` → `/merchant/status?x`), or
+ * undefined when its path is not under the prefix. With no prefix, the target as sent.
+ */
+export function withinPrefix(url: string, prefix: string): string | undefined {
+  if (prefix === '') return url;
+  if (!url.startsWith(prefix)) return undefined;
+  const rest = url.slice(prefix.length);
+  return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? rest : undefined;
 }
 
 export function parseTarget(url: string): RequestTarget {

@@ -15,7 +15,7 @@ import { firstAnswer, type RequestFacts } from './hooks.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';
 import { ALLOWED_METHODS, createRenderer, type Decision, type Reply } from './render.ts';
-import { parseTarget } from './routes.ts';
+import { API_PREFIX, parseTarget, withinPrefix } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
 import type { Variants } from './variants.ts';
@@ -32,6 +32,8 @@ export interface MockConfig {
   log?: (line: string) => void;
   /** Called with each request (parsed ones), before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
+  /** A growing data set: after every `every`-th request, one new payment in every listing. */
+  grow?: { every: number };
 }
 
 /** A request as a recorder sees it: the method, the target as sent and how it authenticated (never the key). */
@@ -53,8 +55,11 @@ export function decide(
   facts: RequestFacts,
   requestNo: number,
 ): Decision {
-  // 1. Route: the target's endpoint and raw query. Malformed input simply matches nothing.
-  const target = parseTarget(url);
+  // 1. Route: the target's endpoint and raw query. Malformed input simply matches nothing. Under a path prefix
+  // (variant prefix=api), a path outside it is no part of the API: 404, whatever the credentials.
+  const inside = withinPrefix(url, API_PREFIX[c.variants.prefix]);
+  if (inside === undefined) return failed(reject(404, MESSAGES.notFound));
+  const target = parseTarget(inside);
   const { search } = target;
   facts.path = target.path;
   facts.search = search;
@@ -66,7 +71,7 @@ export function decide(
   const early = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
   if (early) return failed(early);
   if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
-  const auth = authenticate(c.keys, c.board.auth, c.variants.spacing, authorization, route, facts);
+  const auth = authenticate(c.keys, c.board.auth, c.variants, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
@@ -134,6 +139,10 @@ export function createMockServer(config: MockConfig): Server {
   const render = createRenderer(config.variants, config.board.render, config.store.json);
   const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   let requestNo = 0;
+  /** After the every-th request (MockOptions.grow), the data set gains a payment in every listing. */
+  const grown = (no: number) => {
+    if (config.grow && no % config.grow.every === 0) config.store.grow();
+  };
 
   /** Everything from a parsed request to the reply; never throws. */
   const answer = (req: IncomingMessage): Reply => {
@@ -154,7 +163,9 @@ export function createMockServer(config: MockConfig): Server {
     } catch (err) {
       decision = lastResort(err, log);
     }
-    return render(decision, facts, no);
+    const reply = render(decision, facts, no);
+    grown(no);
+    return reply;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -188,7 +199,9 @@ export function createMockServer(config: MockConfig): Server {
     }
     const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, MESSAGES.malformedRequest];
     const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
-    const reply = render(failed(reject(status, message)), facts, ++requestNo);
+    const no = ++requestNo;
+    const reply = render(failed(reject(status, message)), facts, no);
+    grown(no);
     socket.end(rawReply(reply), () => socket.destroy());
   });
   return server;

@@ -1,8 +1,10 @@
 /**
  * Every list the mock can serve, computed once at start: per listing, per status filter, per order.
  * A request only slices one of these arrays; nothing sorts or filters the whole data set per request.
+ * A growing data set (MockOptions.grow) inserts each new payment into the lists it belongs to, in place of
+ * rebuilding them: new arrays, so a request already holding a list keeps a consistent one.
  */
-import { type Dataset, MERCHANTS, type Merchant, type Payment, STATUSES, type Status } from './data.ts';
+import { type Dataset, MERCHANTS, type Merchant, type Payment, paymentSource, STATUSES, type Status } from './data.ts';
 import type { Variants } from './variants.ts';
 
 /** What the status filter selects: all records, one status, or nothing (an unknown status). */
@@ -13,9 +15,9 @@ export const FILTERS: readonly Filter[] = ['all', 'none', ...STATUSES];
 export const ORDERS = ['unsorted', 'asc', 'desc'] as const;
 export type Order = (typeof ORDERS)[number];
 
-/** A payment as serialized (amount as number or string, optional extra fields). */
+/** A payment as serialized (id as string or integer, amount as number or string, optional extra fields). */
 export interface Row {
-  readonly id: string;
+  readonly id: string | number;
   readonly merchantId: string;
   readonly amount: number | string;
   readonly currency: string;
@@ -35,82 +37,141 @@ export interface ListingViews {
 
 export interface Store {
   merchant(id: string): Merchant | undefined;
-  /** A row's JSON text, serialized once at start (the hot path joins these instead of stringifying rows). */
+  /** A row's JSON text, serialized once (the hot path joins these instead of stringifying rows). */
   json(row: Row): string;
   /** The union of the given listings (keys `merchantId:mode`); [] gives the empty listing. */
   listing(keys: readonly string[]): ListingViews;
+  /** The data set the mock started with (a growing store's new payments are not in it). */
   readonly dataset: Dataset;
+  /** Appends one new payment to every listing (each merchant, each mode); later requests see it. */
+  grow(): void;
 }
 
 type Compare = (a: Payment, b: Payment) => number;
 
-const byId: Compare = (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const byIdDesc: Compare = (a, b) => -byId(a, b);
-const byCreated: Compare = (a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byCreated: Compare = (a, b) => byText(a.createdAt, b.createdAt);
 
-function render(p: Payment, variants: Variants): Row {
-  const row: Row = {
-    id: p.id,
-    merchantId: p.merchantId,
-    amount: variants.amount === 'string' ? String(p.amount) : p.amount,
-    currency: p.currency,
-    status: p.status,
-    createdAt: p.createdAt,
+/** Integer ids (variant ids=integer): 1001, 1002, … in creation order over the whole data set, then as payments come. */
+const FIRST_INTEGER_ID = 1001;
+
+export function buildStore(dataset: Dataset, variants: Variants): Store {
+  const integerIds = new Map<Payment, number>();
+  const rows = new Map<Payment, Row>();
+  const texts = new Map<Row, string>();
+  const idOf = (p: Payment): string | number => integerIds.get(p) ?? p.id;
+
+  /** The payment as served; its JSON text kept next to it. */
+  const add = (p: Payment): Row => {
+    if (variants.ids === 'integer') integerIds.set(p, FIRST_INTEGER_ID + integerIds.size);
+    const base: Row = {
+      id: idOf(p),
+      merchantId: p.merchantId,
+      amount: serializeAmount(p.amount, variants.amount),
+      currency: p.currency,
+      status: p.status,
+      createdAt: p.createdAt,
+    };
+    const row = variants.extras === 'on' ? { ...base, description: `Order ${p.id.slice(-6).toUpperCase()}` } : base;
+    rows.set(p, row);
+    texts.set(row, JSON.stringify(row));
+    return row;
   };
-  return variants.extras === 'on' ? { ...row, description: `Order ${p.id.slice(-6).toUpperCase()}` } : row;
-}
+  for (const p of [...dataset.listings.values()].flat().sort(byCreated)) add(p);
 
-function orderings(variants: Variants): Record<Order, Compare> {
-  const ties = variants.ties === 'id' ? byId : byIdDesc;
-  return {
+  const ties: Compare =
+    variants.ids === 'integer'
+      ? (a, b) => (variants.ties === 'id' ? 1 : -1) * ((integerIds.get(a) ?? 0) - (integerIds.get(b) ?? 0))
+      : (a, b) => (variants.ties === 'id' ? 1 : -1) * byText(a.id, b.id);
+  const compares: Record<Order, Compare> = {
     unsorted: variants.unsorted === 'created' ? byCreated : (a, b) => -byCreated(a, b),
     asc: (a, b) => a.amount - b.amount || ties(a, b),
     desc: (a, b) => b.amount - a.amount || ties(a, b),
   };
-}
+  /** The payment behind each row, for inserting into a sorted list. */
+  const payments = new Map<Row, Payment>([...rows].map(([p, row]) => [row, p]));
 
-function buildListing(payments: readonly Payment[], variants: Variants, rows: Map<Payment, Row>): ListingViews {
-  const compares = orderings(variants);
-  const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
-  const totals = {} as Record<Filter, number>;
-  for (const filter of FILTERS) {
-    const selected = payments.filter((p) => filter === 'all' || p.status === filter);
-    const perOrder = {} as Record<Order, readonly Row[]>;
-    for (const order of ORDERS) {
-      perOrder[order] = Object.freeze([...selected].sort(compares[order]).map((p) => rows.get(p) as Row));
+  const buildListing = (list: readonly Payment[]): ListingViews => {
+    const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
+    const totals = {} as Record<Filter, number>;
+    for (const filter of FILTERS) {
+      const selected = list.filter((p) => filter === 'all' || p.status === filter);
+      const perOrder = {} as Record<Order, readonly Row[]>;
+      for (const order of ORDERS) {
+        perOrder[order] = Object.freeze([...selected].sort(compares[order]).map((p) => rows.get(p) as Row));
+      }
+      views[filter] = perOrder;
+      totals[filter] = selected.length;
     }
-    views[filter] = perOrder;
-    totals[filter] = selected.length;
-  }
-  return { views, totals };
-}
+    return { views, totals };
+  };
 
-export function buildStore(dataset: Dataset, variants: Variants): Store {
-  const rows = new Map<Payment, Row>();
-  for (const payments of dataset.listings.values()) for (const p of payments) rows.set(p, render(p, variants));
+  /** The listing's lists with one more payment: only the lists it belongs to change, each a new array. */
+  const withPayment = (listing: ListingViews, p: Payment): ListingViews => {
+    const row = add(p);
+    payments.set(row, p);
+    const views = { ...listing.views } as Record<Filter, Record<Order, readonly Row[]>>;
+    const totals = { ...listing.totals };
+    for (const filter of ['all', p.status] as const) {
+      const perOrder = {} as Record<Order, readonly Row[]>;
+      for (const order of ORDERS) perOrder[order] = inserted(listing.views[filter][order], row, p, compares[order]);
+      views[filter] = perOrder;
+      totals[filter] += 1;
+    }
+    return { views, totals };
+  };
+  /** A sorted list with the row inserted where the order puts it (binary search, one copy). */
+  const inserted = (list: readonly Row[], row: Row, p: Payment, compare: Compare): readonly Row[] => {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(payments.get(list[mid] as Row) as Payment, p) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    return Object.freeze([...list.slice(0, low), row, ...list.slice(low)]);
+  };
 
+  const current = new Map<string, readonly Payment[]>(dataset.listings);
   const cache = new Map<string, ListingViews>();
   const listing = (keys: readonly string[]): ListingViews => {
     const id = keys.length === 1 ? (keys[0] as string) : [...keys].sort().join('+');
     let found = cache.get(id);
     if (!found) {
-      const payments = keys.flatMap((k) => dataset.listings.get(k) ?? []);
-      found = buildListing(payments, variants, rows);
+      found = buildListing(keys.flatMap((k) => current.get(k) ?? []));
       cache.set(id, found);
     }
     return found;
   };
   // Precompute every listing the clean mock serves now, so no request pays for a sort. A union of listings
-  // (only faults ask for one) is built on its first request and kept.
+  // (only faults ask for one) is built on its first request and kept until the data set grows.
   listing([]);
   for (const key of dataset.listings.keys()) listing([key]);
 
+  let next: ((key: string) => Payment) | undefined;
+  const grow = () => {
+    next ??= paymentSource(dataset);
+    for (const key of dataset.listings.keys()) {
+      const p = next(key);
+      current.set(key, [...(current.get(key) ?? []), p]);
+      cache.set(key, withPayment(listing([key]), p));
+    }
+    for (const id of [...cache.keys()]) if (!current.has(id)) cache.delete(id);
+  };
+
   const merchants = new Map(MERCHANTS.map((m) => [m.id, m]));
-  const texts = new Map<Row, string>([...rows.values()].map((row) => [row, JSON.stringify(row)]));
   return {
     merchant: (id) => merchants.get(id),
     json: (row) => texts.get(row) ?? JSON.stringify(row),
     listing,
     dataset,
+    grow,
   };
+}
+
+/** An amount (integer minor units) as the variant `amount` serializes it. */
+export function serializeAmount(amount: number, as: Variants['amount']): number | string {
+  if (as === 'string') return String(amount);
+  if (as === 'decimal') return `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
+  return amount;
 }

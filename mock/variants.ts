@@ -62,9 +62,9 @@ export const VARIANT_DIMENSIONS = [
   },
   {
     name: 'amount',
-    values: ['number', 'string'],
+    values: ['number', 'string', 'decimal'],
     description:
-      'payment amount serialized as a JSON number, or as a numeric string ("1234"); sorts numerically either way',
+      'payment amount serialized as a JSON number, as a numeric string ("1234"), or as a decimal string with two digits (cents/100: "12.34"); sorts numerically in every case',
     gap: '§2 payment record fields not shown',
   },
   {
@@ -92,6 +92,48 @@ export const VARIANT_DIMENSIONS = [
     description:
       'whitespace between the scheme and the key: lenient = one or more spaces or tabs accepted; strict = exactly one space, anything else 401',
     gap: 'RFC 9110 allows one or more spaces; reading: two spaces may be the same credential or a 401',
+  },
+  {
+    name: 'scheme',
+    values: ['insensitive', 'exact'],
+    description:
+      'the scheme name of Authorization: insensitive = bearer, BEARER, … accepted like Bearer; exact = only "Bearer", any other case 401',
+    gap: '§5.1 writes only "Bearer <key>"; reading: another case of the scheme may get the canonical answer or a 401 (advisory ADV-SCHEME)',
+  },
+  {
+    name: 'errors',
+    values: ['json', 'problem', 'text'],
+    description:
+      'every error body: json = {success:false,message} (422 {error:{…}} with invalid=422); problem = application/problem+json {type,title,status,detail}; text = a text/plain one-line message',
+    gap: '§7 error body shape and media type not shown; reading: only the status code is asserted',
+  },
+  {
+    name: 'ids',
+    values: ['string', 'integer'],
+    description:
+      'payment id as a string ("pay_test_…"), or as a JSON integer (unique across merchants and modes, stable)',
+    gap: '§2 payment record fields not shown; reading: the id identifies a record, whatever its type',
+  },
+  {
+    name: 'status-endpoint',
+    values: ['200', '204', 'text'],
+    description:
+      '/merchant/status for an accepted key: 200 with a JSON body {success,message,mode}; 204 with no body; 200 with a text/plain line',
+    gap: '§4.1 payload not shown; reading: any 2xx for a valid key',
+  },
+  {
+    name: 'prefix',
+    values: ['none', 'api'],
+    description:
+      'where the API is served: none = at the root; api = under /api/v2 (the base URL announced includes it), any path outside it 404 for any credential',
+    gap: '§1/§4 show paths relative to a base URL that is not shown; reading: API_BASE_URL may carry a path prefix',
+  },
+  {
+    name: 'data',
+    values: ['default', 'new-account', 'large'],
+    description:
+      'the data set: default = 237/143/61/40 payments in all five statuses; new-account = 7 sandbox payments in two statuses, no live payment, 3 test payments on the live merchant, 2 on the other sandbox merchant; large = 2,500 sandbox payments (more than API_MAX_RECORDS)',
+    gap: "how many payments a merchant holds, and in which statuses, is not the spec's to say",
   },
 ] as const satisfies readonly VariantDimension[];
 

@@ -5,11 +5,12 @@
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
  *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
  *   5. one seed, the same requests: two runs with one FC_SEED send the same set of requests, another seed another
- *   6. proof: the suite against every mock fault (each must be caught by its rule) and every legal
- *      variant (each must pass) — reports/mutation.json, reports/specificity.json (tests/proof/)
+ *   6. proof: the suite against every mock fault (each must be caught by its rule), named combinations of legal
+ *      variants and combinations drawn from the legal space (each must pass) — reports/mutation.json,
+ *      reports/specificity.json (tests/proof/)
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
- *   9. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
+ *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
  *  10. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
@@ -132,7 +133,7 @@ await stage('proof', () => {
   return {
     passed,
     failed,
-    note: `mutation score ${mutation.score}, ${specificity.clean}/${specificity.total} variants clean`,
+    note: `mutation score ${mutation.score}, ${specificity.clean}/${specificity.total} variant and legal-space runs clean${specificity.legal ? ` (legal space seed ${specificity.legal.seeds.join(', ')})` : ''}`,
   };
 });
 await stage('secrets', async () => {
@@ -163,7 +164,10 @@ await stage('changing-data', async () => {
     .join(', ');
   console.log(shown);
   for (const p of r.problems) console.log(`FAIL ${p}`);
-  return passFail(r.problems.length === 0, 'growing target: no failure, inconclusive where reads disagree');
+  return passFail(
+    r.problems.length === 0,
+    'the mock growing under the whole suite: no false alarm, inconclusive where reads disagree',
+  );
 });
 
 await stage('artifacts', () => {

@@ -101,7 +101,7 @@ describe('mock CLI', { concurrency: 3 }, () => {
     );
     assert.match(
       run.stdout(),
-      /^# variants: over-limit=clamp, invalid=400, .*method=405, routing=auth-first, spacing=lenient$/m,
+      /^# variants: over-limit=clamp, invalid=400, .*method=405, routing=auth-first, spacing=lenient, scheme=insensitive, errors=json, ids=string, status-endpoint=200, prefix=none, data=default$/m,
     );
     assert.match(run.stdout(), /^# faults: none$/m);
     assert.equal(await statusWith(url, env.API_TEST_KEY ?? ''), 200);
@@ -151,6 +151,24 @@ describe('mock CLI', { concurrency: 3 }, () => {
     // Without the CA, the certificate is not trusted.
     await assert.rejects(fetch(`${env.API_BASE_URL}/merchant/status`), /fetch failed/);
     await trusting.close();
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exited, 0);
+  });
+
+  test('--grow and prefix=api: the base URL carries the prefix, the banner says the data grows, and it does', async () => {
+    const run = cli('--port', '0', '--grow', '2', '--variant', 'prefix=api');
+    await until(() => run.stdout().includes('# data grows'), 'the banner');
+    assert.match(run.stdout(), /^# data grows: one new payment in every listing after every 2 requests$/m);
+    const env = envOf(run.stdout());
+    assert.match(env.API_BASE_URL ?? '', /^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    assert.match(run.stdout(), new RegExp(`^Mock payment API listening on ${env.API_BASE_URL}$`, 'm'));
+    const listing = `${env.API_BASE_URL}/payments/n1/merchant/${IDENTITY.merchants.sandbox}/payments`;
+    const totals: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(listing, { headers: { Authorization: `Bearer ${IDENTITY.keys.test}` } });
+      totals.push(((await res.json()) as { total: number }).total);
+    }
+    assert.deepEqual(totals, [237, 237, 238]);
     run.child.kill('SIGTERM');
     assert.equal(await run.exited, 0);
   });
@@ -210,6 +228,8 @@ describe('mock CLI options (in-process)', () => {
     [['--port', '70000'], /--port must be an integer from 0 to 65535, got "70000"/],
     [['--port', 'abc'], /--port must be an integer/],
     [['--seed=-1'], /--seed must be an integer from 0/],
+    [['--grow', '0'], /--grow must be an integer from 1 to /],
+    [['--grow', 'often'], /--grow must be an integer/],
     [['--quiet=yes'], /--quiet/],
     [['extra'], /Unexpected argument 'extra'/],
   ];

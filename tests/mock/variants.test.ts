@@ -9,6 +9,7 @@ import { generateDataset, listingKey } from '../../mock/data.ts';
 import { MESSAGES } from '../../mock/errors.ts';
 import {
   IDENTITY,
+  type RunningMock,
   resolveVariants,
   startMock,
   VARIANT_DEFAULTS,
@@ -21,7 +22,17 @@ import { assertEnvelope, call, ids, KEYS, list, MERCHANTS, page, walk } from './
 const SANDBOX = MERCHANTS.sandbox;
 const truth = generateDataset(IDENTITY.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
 
-type VariantCheck = (base: string) => Promise<void>;
+type VariantCheck = (base: string, mock: RunningMock) => Promise<void>;
+
+/** Every record of every listing the keys can read: sandbox, other sandbox, live merchant with each key. */
+async function everyListing(base: string, limit = 100) {
+  return [
+    ...(await walk(base, SANDBOX, '', limit)).records,
+    ...(await walk(base, MERCHANTS.otherSandbox, '', limit)).records,
+    ...(await walk(base, MERCHANTS.live, '', limit)).records,
+    ...(await walk(base, MERCHANTS.live, '', limit, KEYS.live)).records,
+  ];
+}
 
 async function status(base: string, path: string, method = 'GET') {
   return call(base, path, { method });
@@ -150,6 +161,149 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
       }
     }
   },
+  'amount=decimal': async (base) => {
+    const { records } = await walk(base, SANDBOX, 'sort=-amount', 100);
+    assert.ok(records.every((r) => typeof r.amount === 'string' && /^\d{1,4}\.\d{2}$/.test(r.amount)));
+    const numbers = records.map((r) => Number(r.amount));
+    assert.ok(
+      numbers.every((n, i) => i === 0 || n <= (numbers[i - 1] as number)),
+      'numeric order',
+    );
+    // The amounts are the data set's minor units over 100: 1 → "0.01", 123456 → "1234.56".
+    const cents = new Map(truth.map((p) => [p.id, p.amount]));
+    for (const r of records) assert.equal(Math.round(Number(r.amount) * 100), cents.get(String(r.id)), String(r.id));
+  },
+  'scheme=exact': async (base) => {
+    for (const path of ['/merchant/status', list(SANDBOX)]) {
+      assert.equal((await call(base, path, { auth: `Bearer ${KEYS.test}` })).status, 200, path);
+      assert.equal((await call(base, path, { auth: `Bearer  ${KEYS.test}` })).status, 200, 'spacing stays lenient');
+      for (const scheme of ['bearer', 'BEARER', 'bEaReR', 'Bearer:']) {
+        const res = await call(base, path, { auth: `${scheme} ${KEYS.test}` });
+        assert.equal(res.status, 401, `${scheme} on ${path}`);
+        assert.deepEqual(res.body, { success: false, message: MESSAGES.invalidKey });
+      }
+      assert.equal((await call(base, path, { auth: `Bearer ${KEYS.revoked}` })).status, 401);
+      assert.equal((await call(base, path, { auth: `bearer ${KEYS.revoked}` })).status, 401);
+    }
+  },
+  'errors=problem': async (base) => {
+    const cases: [string, string | null, number, string, string][] = [
+      [list(SANDBOX), null, 401, 'Unauthorized', MESSAGES.missingKey],
+      [list(SANDBOX), 'sk_test_wrong', 401, 'Unauthorized', MESSAGES.invalidKey],
+      [list(SANDBOX), KEYS.restricted, 403, 'Forbidden', MESSAGES.forbidden],
+      [list(SANDBOX), KEYS.live, 404, 'Not Found', MESSAGES.otherMode],
+      [list(SANDBOX, 'limit=abc'), KEYS.test, 400, 'Bad Request', MESSAGES.invalidLimit],
+      ['/nowhere', KEYS.test, 404, 'Not Found', MESSAGES.notFound],
+    ];
+    for (const [path, key, code, title, detail] of cases) {
+      const res = await call(base, path, { key });
+      assert.equal(res.status, code, path);
+      assert.equal(res.headers.get('content-type'), 'application/problem+json');
+      assert.deepEqual(res.body, { type: 'about:blank', title, status: code, detail });
+    }
+    const res = await call(base, list(SANDBOX), { method: 'DELETE' });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'GET, HEAD');
+    assert.equal((res.body as unknown as { title: string }).title, 'Method Not Allowed');
+    assertEnvelope(await page(base, SANDBOX), 0, 10);
+  },
+  'errors=text': async (base) => {
+    const cases: [string, string | null, number, string][] = [
+      [list(SANDBOX), null, 401, MESSAGES.missingKey],
+      [list(SANDBOX, 'limit=abc'), KEYS.test, 400, MESSAGES.invalidLimit],
+      [list('msb_nope'), KEYS.test, 404, MESSAGES.merchantNotFound],
+    ];
+    for (const [path, key, code, message] of cases) {
+      const res = await call(base, path, { key });
+      assert.equal(res.status, code, path);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(res.text, `${message}\n`, 'one line');
+    }
+    assertEnvelope(await page(base, SANDBOX), 0, 10);
+  },
+  'ids=integer': async (base) => {
+    const records = await everyListing(base);
+    assert.ok(records.every((r) => Number.isSafeInteger(r.id)));
+    assert.equal(new Set(ids(records)).size, records.length, 'unique across merchants and modes');
+    assert.deepEqual(ids(await everyListing(base, 37)), ids(records), 'stable from request to request');
+    // ties=id: equal amounts in ascending id, numerically.
+    const sorted = (await walk(base, SANDBOX, 'sort=amount', 100)).records;
+    assert.ok(
+      sorted.every((r, i) => {
+        const prev = sorted[i - 1];
+        return !prev || Number(prev.amount) < Number(r.amount) || Number(prev.id) < Number(r.id);
+      }),
+    );
+  },
+  'status-endpoint=204': async (base) => {
+    for (const key of [KEYS.test, KEYS.live, KEYS.restricted]) {
+      const res = await call(base, '/merchant/status', { key });
+      assert.equal(res.status, 204);
+      assert.equal(res.text, '');
+      assert.equal(res.headers.get('content-type'), null);
+      assert.equal(res.headers.get('content-length'), null);
+    }
+    assert.equal((await call(base, '/merchant/status', { key: null })).status, 401);
+    assert.equal((await call(base, '/merchant/status', { key: KEYS.revoked })).status, 401);
+  },
+  'status-endpoint=text': async (base) => {
+    for (const [key, mode] of [
+      [KEYS.test, 'sandbox'],
+      [KEYS.live, 'live'],
+      [KEYS.restricted, 'sandbox'],
+    ] as const) {
+      const res = await call(base, '/merchant/status', { key });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(res.text, `${MESSAGES.keyAccepted} (${mode} mode)\n`);
+    }
+    assert.equal((await call(base, '/merchant/status', { key: null })).status, 401);
+  },
+  'prefix=api': async (base, mock) => {
+    assert.equal(base, `${mock.origin}/api/v2`);
+    assert.equal(mock.env.API_BASE_URL, base);
+    assertEnvelope(await page(base, SANDBOX), 0, 10);
+    assert.equal((await call(base, '/merchant/status')).status, 200);
+    // Under the prefix, the usual order: no key 401 on any path; a valid key on an unknown path 404.
+    for (const path of ['/merchant/status', list(SANDBOX), '/nowhere', '', '/']) {
+      assert.equal((await call(base, path, { key: null })).status, 401, `${path} without a key`);
+    }
+    assert.equal((await call(base, '/nowhere')).status, 404);
+    // Outside the prefix: 404 for any credential, any method.
+    const outside = ['/merchant/status', list(SANDBOX), '/api/v2x/merchant/status', '/api/merchant/status', '/'];
+    for (const path of outside) {
+      for (const key of [null, KEYS.test, KEYS.live, 'sk_test_wrong']) {
+        const res = await call(mock.origin, path, { key });
+        assert.equal(res.status, 404, `${path} with ${key === null ? 'no key' : 'a key'}`);
+        assert.deepEqual(res.body, { success: false, message: MESSAGES.notFound });
+      }
+      assert.equal((await call(mock.origin, path, { method: 'POST' })).status, 404);
+    }
+  },
+  'data=new-account': async (base) => {
+    const sandbox = await walk(base, SANDBOX, '', 3);
+    assert.equal(sandbox.total, 7);
+    const counts = new Map<string, number>();
+    for (const r of sandbox.records) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+    assert.deepEqual(Object.fromEntries(counts), { COMPLETED: 5, PENDING: 2 });
+    const live = await page(base, MERCHANTS.live, '', KEYS.live);
+    assertEnvelope(live, 0, 10);
+    assert.equal(live.total, 0, 'no live payment yet');
+    assert.deepEqual(live.data, []);
+    assert.equal((await page(base, MERCHANTS.live)).total, 3, 'the test payments of the live merchant');
+    assert.equal((await page(base, MERCHANTS.otherSandbox)).total, 2);
+    const failed = await page(base, SANDBOX, 'filter[status]=FAILED');
+    assert.deepEqual([failed.total, failed.data], [0, []]);
+    assert.equal((await page(base, SANDBOX, 'offset=7')).data.length, 0);
+  },
+  'data=large': async (base) => {
+    const { records, total } = await walk(base, SANDBOX, 'sort=amount', 100);
+    assert.equal(total, 2500);
+    assert.equal(new Set(ids(records)).size, 2500);
+    assert.equal((await page(base, SANDBOX, 'filter[status]=COMPLETED')).total, 1125, '45 %');
+    assertEnvelope(await page(base, SANDBOX, 'offset=2495'), 2495, 10);
+    assert.equal((await page(base, MERCHANTS.live, '', KEYS.live)).total, 143, 'the other listings as usual');
+  },
   'method=404': async (base) => {
     const res = await status(base, list(SANDBOX), 'DELETE');
     assert.equal(res.status, 404);
@@ -168,7 +322,7 @@ describe('variants over HTTP', () => {
     test(pair, async () => {
       const mock = await startMock({ variants: [pair] });
       try {
-        await check(mock.url);
+        await check(mock.url, mock);
       } finally {
         await mock.stop();
       }
@@ -183,6 +337,35 @@ describe('variants over HTTP', () => {
         error: { code: 'invalid_parameter', detail: MESSAGES.limitTooLarge, param: 'limit' },
       });
       assert.equal((await call(mock.url, list(SANDBOX), { key: KEYS.live })).status, 404);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe('new axes combined', () => {
+  test('errors=problem wins over the invalid=422 shape; the status stays 422', async () => {
+    const mock = await startMock({ variants: ['errors=problem,invalid=422'] });
+    try {
+      const res = await call(mock.url, list(SANDBOX, 'limit=abc'));
+      assert.equal(res.status, 422);
+      assert.deepEqual(res.body, {
+        type: 'about:blank',
+        title: 'Unprocessable Entity',
+        status: 422,
+        detail: MESSAGES.invalidLimit,
+      });
+    } finally {
+      await mock.stop();
+    }
+  });
+  test('prefix=api with routing=route-first: inside the prefix an unknown path is 404 before auth', async () => {
+    const mock = await startMock({ variants: ['prefix=api,routing=route-first,scheme=exact,errors=text'] });
+    try {
+      assert.equal((await call(mock.url, '/nowhere', { key: null })).status, 404);
+      assert.equal((await call(mock.url, list(SANDBOX), { key: null })).text, `${MESSAGES.missingKey}\n`);
+      assert.equal((await call(mock.url, list(SANDBOX), { auth: `bearer ${KEYS.test}` })).status, 401);
+      assert.equal((await call(mock.origin, '/merchant/status')).text, `${MESSAGES.notFound}\n`);
     } finally {
       await mock.stop();
     }

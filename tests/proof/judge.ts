@@ -2,7 +2,9 @@
  * Judges the self-test's fault and variant runs (tests/proof/playwright.config.ts), from each check's record.
  * - Mutation: each `fault:NAME` project (the checks of the rule the fault declares) must end with a failure of
  *   that rule (a failure of another kind is a miss). A fault of an ADVISORY rule runs strict: its finding counts.
- * - Specificity: each `variant:NAME` project (a legal variant) must have no failed check.
+ * - Specificity: each `variant:NAME` project (a named combination of legal variants) and each `legal:<seed>:<i>`
+ *   project (a combination of the legal space drawn for the run, ./legal-space.ts) must have no failed check. A
+ *   failure of a drawn combination names the combination and the seed that replays it.
  * Writes reports/mutation.json and reports/specificity.json, prints both tables, and makes the run pass
  * or fail on that verdict alone (the faulty runs' own failures are expected).
  */
@@ -12,6 +14,7 @@ import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { recordOfResult } from '../../reporters/records.ts';
+import { describeCombination, legalProject } from './legal-space.ts';
 
 interface ProjectTally {
   tests: number;
@@ -34,10 +37,23 @@ export default class MatrixReporter implements Reporter {
   }
 
   private configured: string[] = [];
+  /** The variants of each project that has some (`use.mock.variants`). */
+  private readonly variantsOf = new Map<string, readonly string[]>();
 
   onBegin(config: FullConfig): void {
     this.started = Date.now();
     this.configured = config.projects.map((p) => p.name);
+    for (const p of config.projects) {
+      const variants = (p.use as { mock?: { variants?: string[] } } | undefined)?.mock?.variants;
+      if (variants) this.variantsOf.set(p.name, variants);
+    }
+    const drawn = this.configured.map(legalProject).filter((l) => l !== undefined);
+    const seeds = [...new Set(drawn.map((l) => l.seed))];
+    if (seeds.length > 0) {
+      console.log(
+        `legal space: ${drawn.length} combinations drawn from seed ${seeds.join(', ')} (LEGAL_SEED=${seeds[0]} replays)`,
+      );
+    }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -86,19 +102,34 @@ export default class MatrixReporter implements Reporter {
       return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, ...otherErrors, verdict };
     });
     const specificity = [...this.tallies.entries()]
-      .filter(([name]) => name.startsWith('variant:'))
-      .map(([name, t]) => ({
-        variant: name.slice('variant:'.length),
-        checks: t.tests,
-        failedChecks: t.failed,
-        failedRules: [...t.fired].sort(),
-        advisories: [...t.advisories].sort(),
-        firstFailure: t.firstFailure ? redact(t.firstFailure) : undefined,
-        ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
-        verdict: t.tests === 0 ? 'NOT RUN' : t.failed === 0 ? 'clean' : 'FALSE ALARM',
-      }));
+      .filter(([name]) => name.startsWith('variant:') || legalProject(name))
+      .map(([name, t]) => {
+        const drawn = legalProject(name);
+        const variants = this.variantsOf.get(name) ?? [];
+        return {
+          variant: drawn ? name : name.slice('variant:'.length),
+          ...(drawn
+            ? {
+                seed: drawn.seed,
+                combination: describeCombination(variants),
+                variants: [...variants],
+                replay: `LEGAL_SEED=${drawn.seed} MATRIX_ONLY=${name}`,
+              }
+            : {}),
+          checks: t.tests,
+          failedChecks: t.failed,
+          failedRules: [...t.fired].sort(),
+          advisories: [...t.advisories].sort(),
+          firstFailure: t.firstFailure ? redact(t.firstFailure) : undefined,
+          ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
+          verdict: t.tests === 0 ? 'NOT RUN' : t.failed === 0 ? 'clean' : 'FALSE ALARM',
+        };
+      });
+    const drawnRuns = specificity.filter((s) => s.seed !== undefined);
+    const seeds = [...new Set(drawnRuns.map((s) => s.seed))];
     const caught = mutation.filter((m) => m.verdict === 'caught').length;
     const clean = specificity.filter((s) => s.verdict === 'clean').length;
+    const drawnClean = drawnRuns.filter((s) => s.verdict === 'clean').length;
     // 'failed' is the expected status (the faulty runs fail); a timed-out or interrupted run proves nothing.
     const complete = result.status === 'passed' || result.status === 'failed';
     const ok = caught === mutation.length && clean === specificity.length && complete;
@@ -116,11 +147,28 @@ export default class MatrixReporter implements Reporter {
       );
     }
     lines.push('', 'Specificity run (legal variants; each must pass with no failed check)');
-    for (const s of specificity) {
+    for (const s of specificity.filter((v) => v.seed === undefined)) {
       const extra = s.advisories.length ? ` (advisory: ${s.advisories.join(' ')})` : '';
       lines.push(
         `  ${s.variant.padEnd(28)}  ${s.verdict}  ${s.checks} checks${extra}${s.firstFailure ? `\n      first failure: ${s.firstFailure}` : ''}`,
       );
+    }
+    if (drawnRuns.length > 0) {
+      lines.push(
+        '',
+        `Legal space (${drawnRuns.length} combinations drawn from seed ${seeds.join(', ')}, every value of every axis at least once; each must pass)`,
+      );
+      for (const s of drawnRuns) {
+        const extra = s.advisories.length ? ` (advisory: ${s.advisories.join(' ')})` : '';
+        lines.push(`  ${s.variant.padEnd(22)}  ${s.verdict}  ${s.checks} checks${extra}`, `      ${s.combination}`);
+        if (s.verdict !== 'clean') {
+          lines.push(
+            `      FALSE ALARM on the combination ${(s.variants ?? []).join(', ')} (seed ${s.seed})`,
+            ...(s.firstFailure ? [`      first failure: ${s.firstFailure}`] : []),
+            `      replay: ${s.replay} node node_modules/@playwright/test/cli.js test -c tests/proof/playwright.config.ts`,
+          );
+        }
+      }
     }
     const others = [
       ...mutation.map((m) => [m.fault, m.otherErrors ?? []] as const),
@@ -134,6 +182,9 @@ export default class MatrixReporter implements Reporter {
       '',
       `mutation score: ${caught}/${mutation.length}`,
       `specificity: ${clean}/${specificity.length} variant runs clean`,
+      ...(drawnRuns.length
+        ? [`legal space: ${drawnClean}/${drawnRuns.length} combinations clean (seed ${seeds.join(', ')})`]
+        : []),
       `matrix time: ${seconds.toFixed(1)} s`,
     );
     console.log(redact(lines.join('\n')));
@@ -142,7 +193,8 @@ export default class MatrixReporter implements Reporter {
     const write = (file: string, body: unknown) =>
       writeFileSync(`${this.outputDir}/${file}`, redact(`${JSON.stringify(body, null, 2)}\n`));
     write('mutation.json', { score: `${caught}/${mutation.length}`, caught, total: mutation.length, faults: mutation });
-    write('specificity.json', { clean, total: specificity.length, variants: specificity });
+    const legal = drawnRuns.length ? { legal: { seeds, combinations: drawnRuns.length, clean: drawnClean } } : {};
+    write('specificity.json', { clean, total: specificity.length, ...legal, variants: specificity });
     return { status: ok ? 'passed' : 'failed' };
   }
 

@@ -1,24 +1,27 @@
 /**
  * The self-test's proof runs (npm test, stage `proof`): the conformance specs against the bundled mock once per
- * fault of the catalogue (the checks of the fault's rule must fail) and once per legal variant and combinations
- * that matter (the whole suite must pass). One Playwright start; each project's workers start their own mock
- * in-process on a free port (fixtures/mock-target.ts, option `mock`). ./judge.ts judges the runs.
+ * fault of the catalogue (the checks of the fault's rule must fail), once per named combination of legal variants
+ * (`variant:NAME`), and once per combination of the legal space drawn for this run (`legal:<seed>:<i>`,
+ * ./legal-space.ts) — the whole suite must pass on each. One Playwright start; each project's workers start their
+ * own mock in-process on a free port (fixtures/mock-target.ts, option `mock`). ./judge.ts judges the runs.
  *
- * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names) narrows it for debugging.
+ * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names; `legal:*` for all the drawn ones) narrows
+ * it for debugging. LEGAL_SEED=<seed> replays a draw, LEGAL_COMBINATIONS=<K> draws K combinations (default 12).
  */
 import { defineConfig, type Project } from '@playwright/test';
 import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
-import { FAULTS, VARIANT_DIMENSIONS } from '../../mock/index.ts';
+import { FAULTS } from '../../mock/index.ts';
+import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 
 type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
 
-/** Each non-default value of each dimension alone, then combinations a real API would make together. */
+/**
+ * Combinations a real API would make together, and the defaults. Each value of each axis alone is not run: the
+ * legal space's covering draw gives every value in some combination on every run.
+ */
 export const VARIANT_SETS: Record<string, string[]> = {
   default: [],
-  ...Object.fromEntries(
-    VARIANT_DIMENSIONS.flatMap((d) => d.values.slice(1).map((v) => [`${d.name}=${v}`, [`${d.name}=${v}`]])),
-  ),
   strict: [
     'over-limit=reject',
     'invalid=422',
@@ -33,8 +36,15 @@ export const VARIANT_SETS: Record<string, string[]> = {
 
 // One fixed seed so the matrix is reproducible; FC_SEED overrides it.
 process.env.FC_SEED ??= '20261122';
+// The legal space's seed: new on every run, fixed here before the workers start (they inherit it and load this
+// config again, so they draw the same combinations); the judge prints it.
+process.env.LEGAL_SEED = String(legalSeed(process.env.LEGAL_SEED));
+const seed = Number(process.env.LEGAL_SEED);
+const legal = drawLegalSpace(seed, legalCount(process.env.LEGAL_COMBINATIONS));
 
-const only = new Set((process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean));
+const only = (process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean);
+const selected = (name: string) =>
+  only.length === 0 || only.some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : name === o));
 const projects: MatrixProject[] = [
   // A fault runs only the checks of the rule it declares (their titles start with the id): a violation of that rule
   // is what catches it, and the other checks would only cost time. A fault on an ADVISORY rule fails a run only in
@@ -48,7 +58,11 @@ const projects: MatrixProject[] = [
     name: `variant:${name}`,
     use: { mock: { variants, recordViolations: true } },
   })),
-].filter((p) => only.size === 0 || only.has(p.name));
+  ...legal.map((combination, i) => ({
+    name: `legal:${seed}:${i + 1}`,
+    use: { mock: { variants: variantArgs(combination), recordViolations: true } },
+  })),
+].filter((p) => selected(p.name));
 
 export default defineConfig<unknown, { mock: MockProjectOptions }>({
   testDir: '../../specs',

@@ -2,14 +2,14 @@
  * Misbehaving targets for the secrets canary. Each one answers the reachability probe, then misbehaves:
  * - echo: reflects the Authorization header into bodies (200, 401, 500) and into a response header;
  * - garbage: non-JSON bodies, odd statuses, the header reflected inside the garbage;
- * - hang: never answers a payments request;
- * - growing: a correct listing whose data set gains a payment with every request (a busy shared sandbox).
+ * - hang: never answers a payments request.
+ * (A correct target whose data grows under the suite is the bundled mock with MockOptions.grow: tests/e2e/changing-data.ts.)
  * `seenKeys` counts requests that carried an Authorization header, so a canary run can prove keys were sent.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HostileKind = 'echo' | 'garbage' | 'hang' | 'growing';
+export type HostileKind = 'echo' | 'garbage' | 'hang';
 
 export interface HostileTarget {
   url: string;
@@ -29,10 +29,6 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
       return;
     }
     if (kind === 'hang' && url.pathname !== '/merchant/status') return; // never answers
-    if (kind === 'growing') {
-      growingListing(url, res, stats.requests);
-      return;
-    }
     if (auth) stats.echoed += 1;
     const n = Number(url.searchParams.get('offset') ?? 0);
     if (kind === 'echo') {
@@ -75,57 +71,6 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
         server.close(() => resolve());
       }),
   };
-}
-
-const GROWING_STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED'];
-
-/** A correct listing over 150 + n payments, n = requests so far: `total` moves between any two requests. */
-function growingListing(url: URL, res: import('node:http').ServerResponse, n: number): void {
-  const json = (status: number, body: unknown): void => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  };
-  if (url.pathname === '/merchant/status') {
-    json(200, { success: true, message: 'ok' });
-    return;
-  }
-  if (!/^\/payments\/n1\/merchant\/[^/]+\/payments$/.test(url.pathname)) {
-    json(404, { message: 'not found' });
-    return;
-  }
-  const q = url.searchParams;
-  const int = (v: string | null, d: number) => (v === null ? d : /^\d+$/.test(v) ? Number(v) : Number.NaN);
-  const offset = int(q.get('offset'), 0);
-  const limit = int(q.get('limit'), 10);
-  if (!Number.isFinite(offset) || !Number.isFinite(limit) || limit < 1 || q.getAll('limit').length > 1) {
-    json(400, { message: 'invalid' });
-    return;
-  }
-  let rows = Array.from({ length: 150 + n }, (_, i) => ({
-    id: `p${String(i).padStart(5, '0')}`,
-    status: GROWING_STATUSES[i % 4] as string,
-    amount: ((i * 7919) % 997) + 1,
-    currency: 'EUR',
-    createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-  }));
-  const status = q.get('filter[status]');
-  if (status !== null) rows = rows.filter((r) => r.status === status);
-  const sort = q.get('sort');
-  if (sort === 'amount' || sort === '-amount') {
-    const dir = sort === 'amount' ? 1 : -1;
-    rows.sort((a, b) => dir * (a.amount - b.amount) || a.id.localeCompare(b.id));
-  } else if (sort !== null) {
-    json(400, { message: 'unknown sort' });
-    return;
-  }
-  const inForce = Math.min(limit, 100);
-  json(200, {
-    success: true,
-    message: 'OK',
-    data: rows.slice(offset, offset + inForce),
-    offset,
-    limit: inForce,
-    total: rows.length,
-  });
 }
 
 /** A loopback port with nothing listening (bound, then released). */
