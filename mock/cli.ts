@@ -2,6 +2,7 @@
  * `npm run mock -- [options]` (installed: `payment-api-mock [options]`): runs the mock until SIGINT/SIGTERM and prints the env a client needs.
  * Exit codes: 0 clean shutdown or listing, 1 could not start (e.g. port in use), 2 bad option.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -24,6 +25,9 @@ export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run m
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
   --fault NAME             switch on a named deviation from the spec; repeatable
   --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
+  --rate-limit N           allow N requests in any second; beyond that 429 with Retry-After (RateLimit headers)
+  --latency MS             hold each request MS milliseconds before answering (a distant target)
+  --port-file FILE         write the port to FILE once listening (for scripts that start it with --port 0)
   --quiet                  print nothing
   --list-variants          print the variant dimensions and exit
   --list-faults            print the fault catalogue and exit
@@ -36,6 +40,9 @@ const OPTIONS = {
   variant: { type: 'string', multiple: true },
   fault: { type: 'string', multiple: true },
   tls: { type: 'boolean' },
+  'rate-limit': { type: 'string' },
+  latency: { type: 'string' },
+  'port-file': { type: 'string' },
   quiet: { type: 'boolean' },
   'list-variants': { type: 'boolean' },
   'list-faults': { type: 'boolean' },
@@ -94,10 +101,16 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   let port: number;
   let seed: number | undefined;
+  let rateLimit: number | undefined;
+  let latencyMs: number | undefined;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
     port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
     seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
+    rateLimit = integer('rate-limit', values['rate-limit'], 1, 1_000_000);
+    latencyMs = integer('latency', values.latency, 0, 60_000);
+    if (values['port-file'] !== undefined && !values['port-file'].trim())
+      throw new UsageError('--port-file needs a file name');
     resolveVariants(values.variant ?? []);
     selectFaults(values.fault ?? []);
   } catch (err) {
@@ -120,6 +133,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       variants: values.variant,
       faults: values.fault,
       tls: values.tls,
+      rateLimit,
+      latencyMs,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -132,6 +147,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return 1;
   }
 
+  // Written once listening, so that a script that started the mock in the background knows when and where it is.
+  if (values['port-file']) writeFileSync(values['port-file'], `${mock.port}\n`);
   if (!values.quiet) {
     io.out(`Mock payment API listening on ${mock.url}`);
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
@@ -139,9 +156,14 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
     // A comment, not a variable: NODE_EXTRA_CA_CERTS is read when Node starts, so it belongs in the client's shell.
     if (values.tls) io.out(`# trust the test-only certificate with: NODE_EXTRA_CA_CERTS=${TEST_CA}`);
+    if (rateLimit || latencyMs)
+      io.out(
+        `# rate limit: ${rateLimit ? `${rateLimit} requests/s, then 429` : 'none'}; latency: ${latencyMs ?? 0} ms`,
+      );
   }
   await io.stopSignal();
   await mock.stop();
+  if (values['port-file']) rmSync(values['port-file'], { force: true });
   return 0;
 }
 

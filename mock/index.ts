@@ -55,6 +55,10 @@ export interface MockOptions {
   tls?: boolean;
   /** Sees each request: method, target, and which issued key it carried (never the key). */
   onRequest?: (request: RecordedRequest) => void;
+  /** Requests allowed in any 1-second window; beyond that 429 with Retry-After (and RateLimit headers on every answer). */
+  rateLimit?: number;
+  /** Hold each request this long before answering (a target that far away). */
+  latencyMs?: number;
 }
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
@@ -105,6 +109,8 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     log: opts.log,
     tls,
     onRequest: opts.onRequest,
+    rateLimit: opts.rateLimit,
+    latencyMs: opts.latencyMs,
   });
 
   const host = opts.host ?? IDENTITY.host;
