@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { RULES } from '../core/model/rules.ts';
+import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type Cause, type CheckRecord, evidenceOf, SEVERITY, type Verdict } from '../core/model/verdict.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
@@ -36,6 +37,8 @@ export interface RunInfo {
   strict: boolean;
   /** The shard this run was (`--shard=2/3`), if any. */
   shard: { current: number; total: number } | null;
+  /** Which API was checked: base URL, profile, the optional inputs configured (names only), the suite's version. */
+  target?: TargetInfo | null;
 }
 
 /** What conformance.json holds. */
@@ -130,6 +133,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
   return [
     '',
     `Rule matrix (${rerun(s.seed)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
+    ...(s.target ? [`Target: ${describeTarget(s.target)}; ${describeInputs(s.target)}`] : []),
     head,
     ...lines,
     '',
@@ -138,6 +142,11 @@ export function consoleTable(s: Summary, matrixPath: string): string {
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
   ].join('\n');
+}
+
+/** The target in conformance.md: where, which profile and inputs, which suite. */
+export function targetLines(t: TargetInfo | null | undefined): string[] {
+  return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [];
 }
 
 function markdown(s: Summary): string {
@@ -150,6 +159,7 @@ function markdown(s: Summary): string {
     '',
     ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
     '',
+    ...targetLines(s.target),
     `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     '| rule | section | level | verdict | requests | evidence |',
