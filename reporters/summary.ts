@@ -116,15 +116,24 @@ export function outcomeLine(o: Outcome, max = 3): string {
   return `Outcome: ${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode}): ${o.decidedBy.slice(0, max).join('; ')}${more}`;
 }
 
+/** A row's verdict as the tables show it: a rule that did not run says why (`not run (interrupted)`). */
+export const verdictLabel = (r: Pick<RuleRow, 'verdict' | 'cause'>): string =>
+  r.verdict === 'not run' && r.cause ? `not run (${r.cause})` : r.verdict;
+
+/** The checks a stopped run never ran (Ctrl-C, a global timeout). */
+const interrupted = (s: Summary) => s.checks.filter((c) => c.verdict === 'not run' && c.cause === 'interrupted');
+
 /** The console's rule matrix: the table, the requests, the outcome. */
 export function consoleTable(s: Summary, matrixPath: string): string {
   const rows = s.rules;
   const w = Math.max(...rows.map((r) => r.id.length));
+  const v = Math.max(13, ...rows.map((r) => verdictLabel(r).length));
   const lines = rows.map(
     (r) =>
-      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(13)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
+      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${verdictLabel(r).padEnd(v)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
   );
-  const head = `  ${'rule'.padEnd(w)}  level     verdict        reqs  evidence`;
+  const head = `  ${'rule'.padEnd(w)}  level     ${'verdict'.padEnd(v)}  reqs  evidence`;
+  const stopped = interrupted(s).length;
   const gone = s.transportFailures
     ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
     : [];
@@ -138,6 +147,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     ...lines,
     '',
     ...gone,
+    ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
     `Requests sent: ${s.requests} (GET only${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
@@ -165,8 +175,11 @@ function markdown(s: Summary): string {
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',
     ...s.rules.map(
-      (r) => `| ${r.id} | ${r.section} | ${r.level} | ${r.verdict} | ${r.requests} | ${esc(withNotes(r))} |`,
+      (r) => `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
     ),
     '',
+    ...(interrupted(s).length
+      ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
+      : []),
   ].join('\n');
 }

@@ -97,6 +97,8 @@ export function learn(state: PaceState, signal: RateSignal, slot: number, now: n
       state.intervalUs = us;
       state.fromPolicy = 1;
       state.lastAdjust = now;
+      // The request that brought the news started unpaced: the next one keeps the new distance from it.
+      state.next = Math.max(state.next, slot + us / 1000);
       changed = true;
     }
   } else if (!state.fromPolicy && signal.remaining === 0 && (signal.resetMs ?? 0) > 0) {

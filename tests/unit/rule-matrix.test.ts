@@ -246,7 +246,7 @@ describe('rule matrix: files and console', () => {
     ]);
     assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
     assert.ok(lines.includes('| PAG-TOTAL | §4.2 r2 | MUST | fail | 0 | a\\|b |'));
-    assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run | 0 | not selected |'));
+    assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run (not selected) | 0 | not selected |'));
     assert.equal(lines.filter((l) => /^\| [A-Z]+-/.test(l)).length, RULES.length);
   });
 
