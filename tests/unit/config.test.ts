@@ -451,7 +451,7 @@ describe('loadEnvFiles', () => {
     const e: NodeJS.ProcessEnv = { CONFORMANCE_PROFILE: 'staging' };
     assert.equal(
       problemOf(e),
-      `${head('staging')}: create it (its variables are those of \`npx payment-api-conformance init\`'s .env), or use a profile the suite has an example for: sandbox, live`,
+      `${head('staging')}: create it (\`npx payment-api-conformance init\` writes a .env that lists every variable), or use a profile the suite has an example for: sandbox, live`,
     );
     assert.deepEqual(e, { CONFORMANCE_PROFILE: 'staging' }, 'nothing loaded');
     // A profile of the package whose example is not here (the installed package keeps it in its own folder).
