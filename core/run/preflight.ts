@@ -144,7 +144,7 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
       return {
         verdict: 'unreachable',
         problems: [
-          `Target ${baseURL} is unreachable, no check was run: it speaks plain HTTP, not TLS (the TLS handshake failed: ${f.code ?? 'wrong version number'}); use http://: API_BASE_URL=${fix}`,
+          `Target ${baseURL} is unreachable, no check was run: it speaks plain HTTP, not TLS (the TLS handshake failed: ${f.code === 'EPROTO' ? 'wrong version number' : (f.code ?? 'closed')}); use http://: API_BASE_URL=${fix}`,
         ],
         notes,
       };
@@ -422,7 +422,9 @@ async function ask(
 ): Promise<Seen | undefined> {
   const started = performance.now();
   try {
-    const e = await api.get(path, { auth, query, retries: 1 });
+    // One more try for a connection that failed, none after API_TIMEOUT_MS passed: a target that does not answer is
+    // named within one API_TIMEOUT_MS.
+    const e = await api.get(path, { auth, query, retries: 1, timeoutRetries: 0 });
     return seenOf(e, performance.now() - started);
   } catch (error) {
     if (error instanceof BudgetExhausted) return undefined;
@@ -446,7 +448,8 @@ async function ask(
 async function otherScheme(target: Target, error: TransportError): Promise<Partial<Extract<Seen, { kind: 'failed' }>>> {
   const https = target.baseURL.startsWith('https:');
   const code = error.code ?? '';
-  const handshake = https && (code === 'EPROTO' || code.startsWith('ERR_SSL_'));
+  // A plain-HTTP server either answers the TLS hello with an HTTP error (EPROTO, "wrong version number") or closes.
+  const handshake = https && (code === 'EPROTO' || code.startsWith('ERR_SSL_') || code === 'ECONNRESET');
   const closed = !https && ['ECONNRESET', 'EPIPE', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION'].includes(code);
   if (!handshake && !closed) return {};
   const other = new ApiClient({ ...target, baseURL: swapScheme(target.baseURL, https ? 'http' : 'https') });
