@@ -96,7 +96,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   metadata: facts,
   reporter: [
-    [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
+    // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
+    process.argv.includes('--list')
+      ? ['list']
+      : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
     ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
     ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['json', { outputFile: `${REPORTS}/results.json` }],

@@ -3,7 +3,8 @@
  * may be asked in its own headers — RateLimit-Policy (`"default";q=8;w=1`, or `8;w=1`), RateLimit (`"default";r=3;t=1`,
  * or `limit=8, remaining=3, reset=1`), RateLimit-Limit/-Remaining/-Reset and X-RateLimit-* — or only by answering
  * 429 Too Many Requests with a Retry-After. Either way the run then holds just under that rate (LEARNED_SPACING),
- * never above API_MAX_RPS, and a 429 pauses every worker until its Retry-After: it is a hint, not an error.
+ * never above API_MAX_RPS, and a 429 pauses every worker until its Retry-After: it is a hint, not an error. Under an
+ * announced policy a single 429 is taken for jitter (only the pause); a second within 30 s slows the pace by 5 %.
  *
  * Without a policy header, the first 429 gives the estimate: the requests started since the run (or the last pause)
  * began, over the window the Retry-After suggests; each later 429 of a request that started under the learned pace
@@ -36,15 +37,19 @@ export interface PaceState {
   episodeCount: number;
   /** 1 when the interval comes from the target's policy header, 0 when estimated from 429s. */
   fromPolicy: number;
+  /** When the last 429 came. */
+  last429: number;
 }
 
-const FIELDS = ['next', 'intervalUs', 'pausedUntil', 'lastAdjust', 'episodeCount', 'fromPolicy'] as const;
+const FIELDS = ['next', 'intervalUs', 'pausedUntil', 'lastAdjust', 'episodeCount', 'fromPolicy', 'last429'] as const;
 const WIDTH = 16;
 /** The pace as fixed-width digits (written in place by the file ledger). */
 export const PACE_BYTES = FIELDS.length * WIDTH;
 
 /** Starts this much wider than the learned limit allows: arrival jitter must not push one over it. */
-export const LEARNED_SPACING = 1.03;
+export const LEARNED_SPACING = 1.02;
+/** A 429 under an announced policy slows the pace only when another came this recently (else it was jitter). */
+const REPEATED_429_MS = 30_000;
 /** A Retry-After is honoured up to this long. */
 export const MAX_PAUSE_MS = 30_000;
 
@@ -55,6 +60,7 @@ export const emptyPace = (): PaceState => ({
   lastAdjust: 0,
   episodeCount: 0,
   fromPolicy: 0,
+  last429: 0,
 });
 
 export function serializePace(state: PaceState): string {
@@ -107,12 +113,16 @@ export function learn(state: PaceState, signal: RateSignal, slot: number, now: n
   }
   if (signal.status !== 429) return changed;
   const wait = Math.min(signal.retryAfterMs ?? 1000, MAX_PAUSE_MS);
+  const repeated = state.last429 > 0 && now - state.last429 < REPEATED_429_MS;
+  state.last429 = now;
   if (slot >= state.lastAdjust) {
     if (state.intervalUs > 0) {
-      // Throttled under the learned pace: slow down a little.
-      state.intervalUs = Math.ceil(state.intervalUs * (state.fromPolicy ? 1.05 : 1.1));
-      state.lastAdjust = now;
-      changed = true;
+      // Throttled under the learned pace (under an announced policy: twice within 30 s): slow down a little.
+      if (!state.fromPolicy || repeated) {
+        state.intervalUs = Math.ceil(state.intervalUs * (state.fromPolicy ? 1.05 : 1.1));
+        state.lastAdjust = now;
+        changed = true;
+      }
     } else if (count - state.episodeCount - 1 >= 1) {
       // The first 429: the requests since the episode began were (about) what the window allows. (When none went
       // through, it says nothing of the rate: only the pause holds.)

@@ -69,12 +69,15 @@ describe('the rate a target allows, from its own signals', () => {
     assert.equal(learn(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 2), false, 'no news');
     const slots = Array.from({ length: 9 }, () => takeSlot(state, now, 0));
     assert.equal(busiestWindow(slots, 1000), 8, 'never more than the policy in any second');
-    // A 429 of a request started under this pace: everyone waits for the Retry-After, and the pace slows by 5 %.
+    // A 429 of a request started under this pace: everyone waits for the Retry-After; one alone is jitter, a second
+    // within 30 s slows the pace by 5 %.
     const before = state.intervalUs;
     assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, now + 1, now + 2, 10), true);
     assert.equal(state.pausedUntil, now + 2 + 1000);
-    assert.equal(state.intervalUs, Math.ceil(before * 1.05));
+    assert.equal(state.intervalUs, before);
     assert.ok(takeSlot(state, now + 3, 0) >= now + 1002);
+    assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, now + 5000, now + 5001, 40), true);
+    assert.equal(state.intervalUs, Math.ceil(before * 1.05));
     // API_MAX_RPS is a ceiling the learned rate never lifts.
     assert.ok(takeSlot(state, now + 3, 1000) - takeSlot(state, now + 3, 1000) <= -1000);
   });
@@ -104,7 +107,8 @@ describe('the rate a target allows, from its own signals', () => {
       const seconds = (performance.now() - started) / 1000;
       assert.equal(throttled, 0, 'a 429 is retried, never returned');
       assert.ok(busiestWindow(arrivals, 1000) <= 8, `${busiestWindow(arrivals, 1000)} in one second`);
-      assert.ok(seconds < (24 / 8) * 1.2 + 0.3, `${seconds.toFixed(2)} s for 24 requests at 8/s`);
+      // 23 intervals at 8/s are 2.9 s; one Retry-After pause (a timer late on a loaded machine) is allowed for.
+      assert.ok(seconds < (24 / 8) * 1.1 + 1.2, `${seconds.toFixed(2)} s for 24 requests at 8/s`);
     } finally {
       await client.close();
       await mock.stop();
