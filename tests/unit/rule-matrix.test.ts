@@ -123,7 +123,11 @@ describe('rule matrix: verdict per rule, read from the records', () => {
         row(json, id).evidence,
       ]),
       [
-        ['LIM-CAP', 'inconclusive', 'the check reached its time limit (120 s) before it ended'],
+        [
+          'LIM-CAP',
+          'inconclusive',
+          "the check reached its time limit (120 s) before it ended: raise CONFORMANCE_CHECK_TIMEOUT_MS (the limit is derived from API_TIMEOUT_MS, the pace and the target's answer time)",
+        ],
         ['PAG-ECHO', 'not run', 'the run was stopped before it ended'],
         ['ENV-SCHEMA', 'inconclusive', 'the check could not start: Error: worker fixture failed'],
         ['PAG-SIZE', 'not run', 'the run was interrupted before it started'],
