@@ -37,13 +37,23 @@ if (isMainProcess) {
 }
 
 function validatedTarget(): Target {
+  // Variables that look like the suite's but are not (a typo): a warning each, in the main process only; a near miss
+  // of a required variable is said once, in the problem that names it.
+  const warn = (problems: string[] = []) => {
+    if (!isMainProcess) return;
+    for (const warning of unknownVariables()) {
+      const name = warning.split(' ')[0] as string;
+      if (!problems.some((p) => p.includes(`${name} in `))) console.error(`warning: ${warning}`);
+    }
+  };
   try {
     loadEnvFiles();
-    // Variables that look like the suite's but are not (a typo): a warning each, in the main process only.
-    if (isMainProcess) for (const warning of unknownVariables()) console.error(`warning: ${warning}`);
-    return resolveTarget(process.env, bundledMockEnv);
+    const resolved = resolveTarget(process.env, bundledMockEnv);
+    warn();
+    return resolved;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+    warn(error.problems);
     console.error(error.message);
     // The outcome (bad configuration, exit 2) is in the rule matrix like every other outcome.
     writeConfigErrorMatrix(REPORTS, error.problems);
