@@ -4,13 +4,17 @@
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
 import { randomInt } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { resetLedger } from './core/client/ledger.ts';
+import { describeInputs, describeTarget, TARGET_VAR, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
-import { ConfigError, loadEnvFiles, resolveTarget } from './core/run/config.ts';
+import { ConfigError, loadEnvFiles, resolveTarget, unknownVariables } from './core/run/config.ts';
+import { checkTimeLimitMs } from './core/run/limits.ts';
+import { heldMessage, lockReports } from './core/run/reports-lock.ts';
+import { suiteVersion } from './core/run/suite.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
 import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
 
@@ -21,13 +25,35 @@ const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'
 // (dist/) in the installed package, where its siblings end in .js.
 const own = (path: string) =>
   fileURLToPath(new URL(path.replace(/\.ts$/, extname(fileURLToPath(import.meta.url))), import.meta.url));
+const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+
+// One run per reports folder: a second one at the same time would clean and overwrite what the first is writing.
+if (isMainProcess) {
+  const holder = lockReports(REPORTS);
+  if (holder) {
+    console.error(heldMessage(REPORTS, holder));
+    process.exit(2);
+  }
+}
 
 function validatedTarget(): Target {
+  // Variables that look like the suite's but are not (a typo): a warning each, in the main process only; a near miss
+  // of a required variable is said once, in the problem that names it.
+  const warn = (problems: string[] = []) => {
+    if (!isMainProcess) return;
+    for (const warning of unknownVariables()) {
+      const name = warning.split(' ')[0] as string;
+      if (!problems.some((p) => p.includes(`${name} in `))) console.error(`warning: ${warning}`);
+    }
+  };
   try {
     loadEnvFiles();
-    return resolveTarget(process.env, bundledMockEnv);
+    const resolved = resolveTarget(process.env, bundledMockEnv);
+    warn();
+    return resolved;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+    warn(error.problems);
     console.error(error.message);
     // The outcome (bad configuration, exit 2) is in the rule matrix like every other outcome.
     writeConfigErrorMatrix(REPORTS, error.problems);
@@ -38,20 +64,34 @@ function validatedTarget(): Target {
 const target = validatedTarget();
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
-const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+// The target as every report names it (global setup fills in the bundled mock's address once it listens).
+const info = targetInfo(target, suiteVersion());
 if (isMainProcess) {
   // Allure results accumulate between runs unless cleaned.
   rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
   // One request ledger for the whole run (every worker, every restart): the budget and the count.
-  mkdirSync(REPORTS, { recursive: true });
   process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
   resetLedger(process.env.CONFORMANCE_LEDGER);
   // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
   // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
   const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
   process.env.FC_SEED = String(seed);
+  process.env[TARGET_VAR] = JSON.stringify(info);
+  // The console's first lines: which API, as whom, by which suite, with which seed.
+  const where = target.bundledMock ? { ...info, baseURL: '127.0.0.1, on the port it gets at start' } : info;
+  console.log(`Target: ${describeTarget(where)}`);
+  console.log(`  ${describeInputs(info)}`);
   console.log(`seed ${seed} — rerun with FC_SEED=${seed}`);
 }
+
+// The run's facts for the HTML report (metadata) and Allure's environment; never a key.
+const facts = {
+  target: target.bundledMock ? 'the bundled mock' : target.baseURL,
+  profile: target.profile,
+  'optional inputs': info.configured.join(', ') || 'none',
+  suite: `payment-api-conformance ${info.suiteVersion}`,
+  seed: process.env.FC_SEED ?? '',
+};
 
 export default defineConfig({
   testDir: './specs',
@@ -60,14 +100,23 @@ export default defineConfig({
   fullyParallel: true,
   workers: WORKERS,
   retries: 0,
-  timeout: 120_000,
+  // A check's time limit, from API_TIMEOUT_MS, the pace and the requests it may send (core/run/limits.ts); each check
+  // sets its own again once the preflight has seen the target's answer time (fixtures/test.ts).
+  timeout: checkTimeLimitMs(target, { workers: WORKERS }),
   forbidOnly: !!process.env.CI,
+  metadata: facts,
   reporter: [
-    ['list'],
+    // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
+    process.argv.includes('--list')
+      ? ['list']
+      : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
     ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
     ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['json', { outputFile: `${REPORTS}/results.json` }],
-    ['allure-playwright', { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false }],
+    [
+      'allure-playwright',
+      { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false, environmentInfo: facts },
+    ],
     [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
     // Sharded CI runs (see .github/workflows) keep a blob report per shard for merge-reports.
     ...(process.env.CONFORMANCE_BLOB === '1' ? [['blob', { outputDir: `${REPORTS}/blob` }] as const] : []),

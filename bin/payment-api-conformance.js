@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -50,7 +50,7 @@ function help() {
     '  -v, --version        the version of the suite, Playwright and Node',
     '  -g, --grep REGEX     only the checks whose title matches, e.g. AUTH- or PAG-TOTAL (CONFORMANCE_GREP)',
     '      --reports DIR    write every report under DIR (CONFORMANCE_REPORTS_DIR; default ./reports)',
-    '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE)',
+    '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE); parsed by the suite, never by Node',
     '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
@@ -119,9 +119,54 @@ function fail(code, message) {
  */
 const COMMANDS = {
   merge: 'one rule matrix, outcome and exit code from the results of several shards: merge DIR…',
+  init: 'write the example env file into the current folder: init [--profile sandbox|live] [--force]',
 };
 
+/**
+ * How the user started the suite, as they would type it again: `npm run conformance --` (an npm script, in a clone or
+ * a project's own package.json), `npx payment-api-conformance` (the installed command), or `node <path>` (a clone's
+ * bin run directly). Replay lines and hints use it (CONFORMANCE_COMMAND).
+ */
+function commandForm() {
+  if (process.env.npm_lifecycle_event === 'conformance') return 'npm run conformance --';
+  if (existsSync(resolve(PACKAGE, 'playwright.config.ts'))) {
+    return `node ${relative(process.cwd(), fileURLToPath(import.meta.url)) || fileURLToPath(import.meta.url)}`;
+  }
+  return `npx ${NAME}`;
+}
+
+/** A word as a POSIX shell reads it back. */
+const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+/** The options of this run a replay must carry (where the target and the reports are), in the form they were given. */
+function replayFlags(tokens) {
+  const kept = ['env-file', 'profile', 'reports'];
+  return tokens
+    .filter((t) => t.kind === 'option' && kept.includes(t.name) && t.value !== undefined)
+    .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
+}
+
+/** The live run that holds a reports folder (core/run/reports-lock.ts writes its .run.lock), if another one does. */
+function holderOf(dir) {
+  try {
+    const holder = JSON.parse(readFileSync(join(dir, '.run.lock'), 'utf8'));
+    if (typeof holder.pid !== 'number' || holder.pid === process.pid) return undefined;
+    try {
+      process.kill(holder.pid, 0);
+    } catch (error) {
+      if (error.code !== 'EPERM') return undefined;
+    }
+    return holder;
+  } catch {
+    return undefined;
+  }
+}
+
+const heldBy = (dir, holder) =>
+  `another run (pid ${holder.pid}, started ${holder.started}) is writing its reports to ${dir}: wait for it to end, or give this run its own folder with --reports DIR (CONFORMANCE_REPORTS_DIR)`;
+
 async function runCommand(name, args) {
+  process.env.CONFORMANCE_COMMAND = commandForm();
   const source = resolve(PACKAGE, 'commands', `${name}.ts`);
   let module;
   if (existsSync(source)) {
@@ -143,8 +188,15 @@ const dashes = argv.indexOf('--');
 const own = dashes === -1 ? argv : argv.slice(0, dashes);
 const passthrough = dashes === -1 ? [] : argv.slice(dashes + 1);
 let values;
+let tokens;
 try {
-  ({ values } = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }));
+  ({ values, tokens } = parseArgs({
+    args: own,
+    options: OPTIONS,
+    strict: true,
+    allowPositionals: false,
+    tokens: true,
+  }));
 } catch (error) {
   fail(EXIT.badConfiguration, `${error.message}\nRun ${NAME} --help for the options.`);
 }
@@ -169,6 +221,12 @@ setFrom('profile', 'CONFORMANCE_PROFILE');
 setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.reports));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
+// How to run it again: replay lines name the command and the options that say where the target and reports are.
+env.CONFORMANCE_COMMAND = commandForm();
+env.CONFORMANCE_INVOCATION = [env.CONFORMANCE_COMMAND, ...replayFlags(tokens)].join(' ');
+// One run per reports folder: another one writing there now is named, and nothing of its is touched.
+const holder = holderOf(reports);
+if (holder) fail(EXIT.badConfiguration, heldBy(reports, holder));
 
 const config = suiteConfig();
 if (!config) fail(EXIT.inconclusive, `this installation has no compiled suite (${PACKAGE}dist/ is missing)`);
@@ -187,6 +245,9 @@ child.on('exit', (code, signal) => {
   try {
     outcome = JSON.parse(readFileSync(matrix, 'utf8')).outcome;
   } catch {
+    // Another run took the folder between our look and Playwright's start: the config said so and stopped.
+    const taken = holderOf(reports);
+    if (taken) fail(EXIT.badConfiguration, heldBy(reports, taken));
     // No rule matrix: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
     const how = signal ? `was stopped by ${signal}` : `exited with ${code}`;
     fail(EXIT.inconclusive, `Playwright ${how} before writing ${matrix}: inconclusive (exit 3)`);

@@ -71,6 +71,7 @@ export function mergeResults(results: readonly Summary[]): Summary {
     globalErrors: results.flatMap((r) => r.globalErrors ?? []),
     strict: results.some((r) => r.strict),
     shard: null,
+    target: results.find((r) => r.target)?.target ?? null,
   });
 }
 

@@ -2,6 +2,7 @@
  * `npm run mock -- [options]` (installed: `payment-api-mock [options]`): runs the mock until SIGINT/SIGTERM and prints the env a client needs.
  * Exit codes: 0 clean shutdown or listing, 1 could not start (e.g. port in use), 2 bad option.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -25,6 +26,9 @@ export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run m
   --fault NAME             switch on a named deviation from the spec; repeatable
   --grow N                 the data set grows: after every N-th request, one new payment in every listing
   --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
+  --rate-limit N           allow N requests in any second; beyond that 429 with Retry-After (RateLimit headers)
+  --latency MS             hold each request MS milliseconds before answering (a distant target)
+  --port-file FILE         write the port to FILE once listening (for scripts that start it with --port 0)
   --quiet                  print nothing
   --list-variants          print the variant dimensions and exit
   --list-faults            print the fault catalogue and exit
@@ -38,6 +42,9 @@ const OPTIONS = {
   fault: { type: 'string', multiple: true },
   grow: { type: 'string' },
   tls: { type: 'boolean' },
+  'rate-limit': { type: 'string' },
+  latency: { type: 'string' },
+  'port-file': { type: 'string' },
   quiet: { type: 'boolean' },
   'list-variants': { type: 'boolean' },
   'list-faults': { type: 'boolean' },
@@ -97,11 +104,17 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let port: number;
   let seed: number | undefined;
   let grow: number | undefined;
+  let rateLimit: number | undefined;
+  let latencyMs: number | undefined;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
     port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
     seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
     grow = integer('grow', values.grow, 1, 2 ** 31 - 1);
+    rateLimit = integer('rate-limit', values['rate-limit'], 1, 1_000_000);
+    latencyMs = integer('latency', values.latency, 0, 60_000);
+    if (values['port-file'] !== undefined && !values['port-file'].trim())
+      throw new UsageError('--port-file needs a file name');
     resolveVariants(values.variant ?? []);
     selectFaults(values.fault ?? []);
   } catch (err) {
@@ -125,6 +138,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       faults: values.fault,
       tls: values.tls,
       grow: grow === undefined ? undefined : { every: grow },
+      rateLimit,
+      latencyMs,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -137,6 +152,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return 1;
   }
 
+  // Written once listening, so that a script that started the mock in the background knows when and where it is.
+  if (values['port-file']) writeFileSync(values['port-file'], `${mock.port}\n`);
   if (!values.quiet) {
     io.out(`Mock payment API listening on ${mock.url}`);
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
@@ -149,9 +166,14 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     }
     // A comment, not a variable: NODE_EXTRA_CA_CERTS is read when Node starts, so it belongs in the client's shell.
     if (values.tls) io.out(`# trust the test-only certificate with: NODE_EXTRA_CA_CERTS=${TEST_CA}`);
+    if (rateLimit || latencyMs)
+      io.out(
+        `# rate limit: ${rateLimit ? `${rateLimit} requests/s, then 429` : 'none'}; latency: ${latencyMs ?? 0} ms`,
+      );
   }
   await io.stopSignal();
   await mock.stop();
+  if (values['port-file']) rmSync(values['port-file'], { force: true });
   return 0;
 }
 

@@ -62,6 +62,10 @@ export interface MockOptions {
    * listing's total moves. Default: the data never changes.
    */
   grow?: { every: number };
+  /** Requests allowed in any 1-second window; beyond that 429 with Retry-After (and RateLimit headers on every answer). */
+  rateLimit?: number;
+  /** Hold each request this long before answering (a target that far away). */
+  latencyMs?: number;
 }
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
@@ -120,6 +124,8 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     tls,
     onRequest: opts.onRequest,
     grow,
+    rateLimit: opts.rateLimit,
+    latencyMs: opts.latencyMs,
   });
 
   const host = opts.host ?? IDENTITY.host;

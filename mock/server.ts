@@ -18,9 +18,10 @@ import { ALLOWED_METHODS, createRenderer, type Decision, type Reply } from './re
 import { API_PREFIX, parseTarget, withinPrefix } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
+import { type ThrottleOptions, throttle } from './throttle.ts';
 import type { Variants } from './variants.ts';
 
-export interface MockConfig {
+export interface MockConfig extends ThrottleOptions {
   store: Store;
   keys: KeyTable;
   board: Switchboard;
@@ -181,9 +182,11 @@ export function createMockServer(config: MockConfig): Server {
       res.destroy();
     }
   };
+  // A rate limit and a distance (throttle.ts) wrap the handler; without them it is the handler itself.
+  const serve = throttle(handle, config);
   const server = config.tls
-    ? createHttpsServer({ ...config.tls, requireHostHeader: false }, handle)
-    : createServer({ requireHostHeader: false }, handle);
+    ? createHttpsServer({ ...config.tls, requireHostHeader: false }, serve)
+    : createServer({ requireHostHeader: false }, serve);
 
   // CONNECT leaves the request/response cycle: answer it through the same pass, then close.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {

@@ -25,7 +25,9 @@ export function recordOfResult(test: TestCase, result: TestResult): CheckRecord 
         ...base,
         verdict: 'inconclusive',
         cause: 'timeout',
-        reason: `the check reached its time limit (${Math.round(test.timeout / 1000)} s) before it ended`,
+        reason:
+          `the check reached its time limit (${Math.round(test.timeout / 1000)} s) before it ended: raise ` +
+          "CONFORMANCE_CHECK_TIMEOUT_MS (the limit is derived from API_TIMEOUT_MS, the pace and the target's answer time)",
       };
     case 'interrupted':
     case 'skipped':

@@ -17,12 +17,13 @@ import type {
 } from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
+import { readPreflight, readTargetInfo, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
 import { badConfiguration } from './outcome.ts';
 import { recordOfResult } from './records.ts';
-import { consoleTable, outcomeLine, SCHEMA_VERSION, summarize, writeSummary } from './summary.ts';
+import { consoleTable, outcomeLine, SCHEMA_VERSION, summarize, targetLines, writeSummary } from './summary.ts';
 
 export type { RuleRow, Summary } from './summary.ts';
 export { SCHEMA_VERSION } from './summary.ts';
@@ -69,6 +70,18 @@ export default class RuleMatrixReporter implements Reporter {
 
   // async only because Reporter types a returned status as a Promise; everything happens before it resolves.
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    // The preflight found a set-up mistake (it said which, above): bad configuration, nothing was judged.
+    const found = readPreflight();
+    if (found?.verdict === 'configuration') {
+      writeConfigErrorMatrix(this.outputDir, found.problems, {
+        target: readTargetInfo() ?? null,
+        seed: runSeed(),
+        requests: found.requests,
+      });
+      const md = shortPath(`${this.outputDir}/conformance.md`);
+      console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);
+      return { status: 'failed' };
+    }
     const grep = process.env.CONFORMANCE_GREP?.trim();
     // Nothing selected and nothing else went wrong (Playwright's own "No tests found" aside): the grep selects nothing.
     const otherErrors = this.globalErrors.filter((e) => !/No tests found/.test(e));
@@ -113,6 +126,7 @@ export default class RuleMatrixReporter implements Reporter {
       globalErrors: this.globalErrors,
       strict: process.env.CONFORMANCE_STRICT === '1',
       shard: this.shard,
+      target: readTargetInfo() ?? null,
     });
     writeSummary(this.outputDir, summary);
     // A run that judged nothing (an unreachable target) prints no table of "not run" rows: the error above says
@@ -131,17 +145,23 @@ export default class RuleMatrixReporter implements Reporter {
 }
 
 /**
- * The rule matrix of a run the config loader refused (playwright.config.ts, before any request): the outcome
- * "bad configuration" (exit 2) and the problems, which name variables, never values.
+ * The rule matrix of a run refused for its set-up: by the config loader (playwright.config.ts, before any request) or
+ * by the preflight (global setup, after its few requests): the outcome "bad configuration" (exit 2) and the problems,
+ * which name variables, never key values.
  */
-export function writeConfigErrorMatrix(outputDir: string, problems: string[]): void {
+export function writeConfigErrorMatrix(
+  outputDir: string,
+  problems: string[],
+  run: { target?: TargetInfo | null; seed?: number | null; requests?: number } = {},
+): void {
   const outcome = badConfiguration(problems);
   const summary = {
     schemaVersion: SCHEMA_VERSION,
-    seed: null,
+    seed: run.seed ?? null,
     outcome,
     status: 'not started',
-    requests: 0,
+    requests: run.requests ?? 0,
+    ...(run.target ? { target: run.target } : {}),
     rules: [],
     checks: [],
   };
@@ -153,6 +173,8 @@ export function writeConfigErrorMatrix(outputDir: string, problems: string[]): v
     'Not started: bad configuration (exit 2).',
     '',
     ...problems.map((p) => `- ${p}`),
+    '',
+    ...targetLines(run.target),
   ];
   writeFileSync(`${outputDir}/conformance.md`, redact(`${md.join('\n')}\n`));
 }

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { RULES } from '../core/model/rules.ts';
+import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type Cause, type CheckRecord, evidenceOf, SEVERITY, type Verdict } from '../core/model/verdict.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
@@ -36,6 +37,8 @@ export interface RunInfo {
   strict: boolean;
   /** The shard this run was (`--shard=2/3`), if any. */
   shard: { current: number; total: number } | null;
+  /** Which API was checked: base URL, profile, the optional inputs configured (names only), the suite's version. */
+  target?: TargetInfo | null;
 }
 
 /** What conformance.json holds. */
@@ -115,15 +118,24 @@ export function outcomeLine(o: Outcome, max = 3): string {
   return `Outcome: ${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode}): ${o.decidedBy.slice(0, max).join('; ')}${more}`;
 }
 
+/** A row's verdict as the tables show it: a rule that did not run says why (`not run (interrupted)`). */
+export const verdictLabel = (r: Pick<RuleRow, 'verdict' | 'cause'>): string =>
+  r.verdict === 'not run' && r.cause ? `not run (${r.cause})` : r.verdict;
+
+/** The checks a stopped run never ran (Ctrl-C, a global timeout). */
+const interrupted = (s: Summary) => s.checks.filter((c) => c.verdict === 'not run' && c.cause === 'interrupted');
+
 /** The console's rule matrix: the table, the requests, the outcome. */
 export function consoleTable(s: Summary, matrixPath: string): string {
   const rows = s.rules;
   const w = Math.max(...rows.map((r) => r.id.length));
+  const v = Math.max(13, ...rows.map((r) => verdictLabel(r).length));
   const lines = rows.map(
     (r) =>
-      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${r.verdict.padEnd(13)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
+      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${verdictLabel(r).padEnd(v)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
   );
-  const head = `  ${'rule'.padEnd(w)}  level     verdict        reqs  evidence`;
+  const head = `  ${'rule'.padEnd(w)}  level     ${'verdict'.padEnd(v)}  reqs  evidence`;
+  const stopped = interrupted(s).length;
   const gone = s.transportFailures
     ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
     : [];
@@ -132,14 +144,21 @@ export function consoleTable(s: Summary, matrixPath: string): string {
   return [
     '',
     `Rule matrix (${rerun(s.seed)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
+    ...(s.target ? [`Target: ${describeTarget(s.target)}; ${describeInputs(s.target)}`] : []),
     head,
     ...lines,
     '',
     ...gone,
+    ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
     `Requests sent: ${s.requests} (GET only${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
   ].join('\n');
+}
+
+/** The target in conformance.md: where, which profile and inputs, which suite. */
+export function targetLines(t: TargetInfo | null | undefined): string[] {
+  return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [];
 }
 
 function markdown(s: Summary): string {
@@ -152,13 +171,17 @@ function markdown(s: Summary): string {
     '',
     ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
     '',
+    ...targetLines(s.target),
     `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',
     ...s.rules.map(
-      (r) => `| ${r.id} | ${r.section} | ${r.level} | ${r.verdict} | ${r.requests} | ${esc(withNotes(r))} |`,
+      (r) => `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
     ),
     '',
+    ...(interrupted(s).length
+      ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
+      : []),
   ].join('\n');
 }

@@ -11,13 +11,17 @@
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
- *  10. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  10. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
+ *      BOM, gzip or 1xx, a total of 10^12, and the bundled mock set up wrong: the exit code each deserves, in bounded
+ *      time, one sentence, no key (tests/e2e/hostile.ts)
+ *  11. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../mock/identity.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
+import { runHostile } from '../tests/e2e/hostile.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
@@ -169,6 +173,10 @@ await stage('changing-data', async () => {
     'the mock growing under the whole suite: no false alarm, inconclusive where reads disagree',
   );
 });
+
+await stage('hostile', async () =>
+  scenarios(await runHostile(), 'first contact: hostile targets and set-up mistakes, side by side'),
+);
 
 await stage('artifacts', () => {
   // Last: every report any stage wrote, for the mock's and the canaries' keys and anything key-shaped.

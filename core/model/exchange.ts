@@ -29,6 +29,8 @@ export interface Exchange {
   readonly curl: string;
   /** Where the response carries the presented key (`body`, `header x-api-key`), or undefined. Never the key. */
   readonly keyLeak: string | undefined;
+  /** Present when the body was longer than the suite reads (5 MB): `text` is its first part. */
+  readonly truncated?: true;
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;

@@ -23,6 +23,8 @@ export interface Target {
   /** Whole-set checks enumerate at most this many records. */
   maxRecords: number;
   timeoutMs: number;
+  /** CONFORMANCE_CHECK_TIMEOUT_MS: one check's time limit, when the user sets it (else derived: core/run/limits.ts). */
+  checkTimeoutMs?: number;
   strict: boolean;
   fcSeed: number | undefined;
   fcNumRuns: number;

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { paymentsPath } from '../../core/model/listing.ts';
 import { redact, registerSecret } from '../../core/model/secrets.ts';
-import { IDENTITY } from '../../mock/index.ts';
+import { IDENTITY, startMock as startMockServer } from '../../mock/index.ts';
 import { runSuite } from '../../tests/support/run-suite.ts';
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
@@ -50,7 +50,19 @@ export function runsOf(runs: Run[]): Runs {
 /** autocannon's own figures: mean requests/s of its per-second samples, p99 latency (ms), failures. */
 export type Load = { rps: number; p99: number; non2xx: number; errors: number; timeouts: number };
 /** Each figure, if measured; `prism` says why when it was not. */
-export type Figures = { conformance?: Runs; startup?: Runs; mock1?: Load; mock10?: Load; prism?: Load | string } & {
+/**
+ * The run against a rate-limited, distant mock (8 requests in any second, 40 ms away): the requests it accepted, the
+ * time from the first to the last at the target, the whole run's wall time, and the requests refused with 429.
+ */
+export type Pacing = { limit: number; accepted: number; spanSeconds: number; wallSeconds: number; refused: number };
+export type Figures = {
+  conformance?: Runs;
+  startup?: Runs;
+  mock1?: Load;
+  mock10?: Load;
+  prism?: Load | string;
+  pacing?: Pacing;
+} & {
   /** Resident size, and (when known) the heap in use after a full GC: a leak grows the second, not only the first. */
   memory?: { startMB: number; endMB: number; seconds: number; heapStartMB?: number; heapEndMB?: number };
 };
@@ -66,6 +78,11 @@ export const loadText = (l?: Load | string) => {
   return `${l.rps} req/s, p99 ${l.p99} ms, non-2xx ${l.non2xx}, errors ${l.errors}, timeouts ${l.timeouts}${flag}`;
 };
 const percent = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} %`;
+/** The share of the allowed rate a run used at the target: accepted requests over the time they spanned. */
+export const usedRate = (p: Pacing) => ((p.accepted - 1) / (p.spanSeconds * p.limit)) * 100;
+const pacingText = (p: Pacing) =>
+  `used ${usedRate(p).toFixed(1)} % of the allowed rate (${p.accepted} requests in ${p.spanSeconds.toFixed(1)} s at ` +
+  `the target, ${p.refused} refused with 429; the whole run ${(p.wallSeconds / (p.accepted / p.limit)).toFixed(2)} × requests / limit)`;
 type Goal = [measure: string, target: string, value: number | undefined, shown: string, met: boolean, why?: string];
 const goal = ([measure, target, value, shown, met, why = 'not measured']: Goal): Row =>
   value === undefined || Number.isNaN(value) ? { measure, value: why, target } : { measure, value: shown, target, met };
@@ -89,6 +106,13 @@ export function rows(f: Figures): Row[] {
     goal(['full run / playwright test --list (medians, paired)', '≤ 2×', ratio, times, n(ratio) <= 2]),
     goal([record, '≤ +20 %', vsRecord, percent(n(vsRecord)), n(vsRecord) <= 20]),
     goal(['requests of the default run', '≤ 1,200', c?.requests, String(c?.requests), n(c?.requests) <= 1200]),
+    goal([
+      'rate-limited sandbox (8/s, 40 ms)',
+      '≥ 90 %',
+      f.pacing && usedRate(f.pacing),
+      f.pacing ? pacingText(f.pacing) : '',
+      f.pacing ? usedRate(f.pacing) >= 90 : false,
+    ]),
     { measure: 'mock, 1 connection', value: loadText(f.mock1) },
     { measure: 'mock, 10 connections', value: loadText(f.mock10) },
     { measure: 'Prism, 10 connections', value: loadText(f.prism) },
@@ -175,6 +199,38 @@ async function listing(dir: string): Promise<Run> {
   return run;
 }
 
+/**
+ * The suite against the mock allowing 8 requests in any second and holding each 40 ms (a shared sandbox far away):
+ * how much of the allowed rate the run used, measured at the mock. `grep` narrows the run (--quick).
+ */
+async function rateLimited(dir: string, grep: string | undefined): Promise<Pacing> {
+  const limit = 8;
+  const accepted: number[] = [];
+  const mock = await startMockServer({
+    rateLimit: limit,
+    latencyMs: 40,
+    onRequest: () => accepted.push(performance.now()),
+  });
+  try {
+    const env = { ...suiteEnv(dir), ...mock.env, API_OLD_KEY: mock.env.API_REVOKED_KEY };
+    const done = await runSuite(env, { timeoutMs: 600_000, args: grep ? ['--grep', grep] : [] });
+    writeFileSync(`${dir}/bench-output.log`, redact(done.stdout + done.stderr));
+    const sent = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')).requests as number;
+    const span = ((accepted.at(-1) ?? 0) - (accepted[0] ?? 0)) / 1000;
+    const pacing = {
+      limit,
+      accepted: accepted.length,
+      spanSeconds: span,
+      wallSeconds: done.seconds,
+      refused: sent - accepted.length,
+    };
+    log(`  exit ${done.status}: ${pacingText(pacing)}`);
+    return pacing;
+  } finally {
+    await mock.stop();
+  }
+}
+
 /** The mock (scripts/bench/mock-rss.ts): its URL, and its resident memory and heap after GC on request. */
 async function startMock() {
   const mock = ['--expose-gc', '--import', 'tsx', 'scripts/bench/mock-rss.ts'];
@@ -247,6 +303,16 @@ async function main(argv: string[]): Promise<number> {
       }
       [f.conformance, f.startup] = [runsOf(full), runsOf(list)];
     });
+    // --quick: the auth and mode checks only (about 300 requests, 40 s); else the full run (about 1,000, 2 min).
+    const pacingGrep = opts.quick ? 'AUTH-|MODE-|KEY-|CFG-' : undefined;
+    await step(
+      `Rate-limited sandbox: the mock allowing 8 requests/s, 40 ms away (${opts.quick ? 'AUTH-, MODE-' : 'full run'})`,
+      async () => {
+        const dir = 'reports/bench/rate-limited';
+        mkdirSync(dir, { recursive: true });
+        f.pacing = await rateLimited(dir, pacingGrep);
+      },
+    );
     await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, async () => {
       const mock = await startMock();
       const start = await sleep(1000).then(mock.memoryMB);

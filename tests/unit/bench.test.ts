@@ -51,6 +51,7 @@ describe('bench: targets', () => {
     mock10: load(10_000),
     prism: load(2000),
     memory: { startMB: 80, endMB: 95.9, seconds: 73 },
+    pacing: { limit: 8, accepted: 901, spanSeconds: 125, wallSeconds: 130, refused: 0 },
   };
 
   test('each target is met at its threshold', () => {
@@ -58,6 +59,7 @@ describe('bench: targets', () => {
       'full run / playwright test --list': true,
       [`full run vs ${RECORD.seconds} s`]: true,
       'requests of the default run': true,
+      'rate-limited sandbox': true,
       'mock / Prism, 10 connections': true,
       'mock memory': true,
     });
@@ -72,8 +74,9 @@ describe('bench: targets', () => {
       mock10: load(9999),
       prism: load(2000),
       memory: { startMB: 80, endMB: 96, seconds: 73 },
+      pacing: { limit: 8, accepted: 900, spanSeconds: 125, wallSeconds: 130, refused: 3 },
     };
-    assert.deepEqual(Object.values(verdicts(past)), [false, true, false, false, false]);
+    assert.deepEqual(Object.values(verdicts(past)), [false, true, false, false, false, false]);
     const slow = verdicts({ ...full, conformance: runs([RECORD.seconds * 1.21]) });
     assert.equal(slow[`full run vs ${RECORD.seconds} s`], false);
   });
@@ -83,7 +86,7 @@ describe('bench: targets', () => {
     assert.ok(none.every((r) => r.met === undefined));
     assert.deepEqual(
       none.map((r) => r.value),
-      ['not measured', 'not measured', 'not measured', 'n/a (--skip-prism)', 'not measured'],
+      ['not measured', 'not measured', 'not measured', 'not measured', 'n/a (--skip-prism)', 'not measured'],
     );
   });
 
@@ -96,6 +99,10 @@ describe('bench: targets', () => {
     const heap = rows({ ...full, memory: { startMB: 80, endMB: 96, seconds: 73, heapStartMB: 9.4, heapEndMB: 9.61 } });
     assert.equal(heap.at(-1)?.value, '80.0 → 96.0 MB over 73 s (+20.0 %); heap after GC 9.4 → 9.6 MB');
     assert.equal(shown['full conformance run, wall'], 'median 4.00 s (4.00–4.00), exit 0 0 0');
+    assert.equal(
+      shown['rate-limited sandbox'],
+      'used 90.0 % of the allowed rate (901 requests in 125.0 s at the target, 0 refused with 429; the whole run 1.15 × requests / limit)',
+    );
   });
 
   test('a load with non-2xx answers, errors or timeouts is flagged', () => {
@@ -108,7 +115,7 @@ describe('bench: the table', () => {
   test('one aligned table: a header, every figure and target, yes / NO / n/a, no trailing spaces', () => {
     const text = render(rows({ conformance: runs([13, 12, 14], [1118, 1118, 1118]), startup: runs([2, 2, 2]) }));
     const lines = text.split('\n');
-    assert.equal(lines.length, 11);
+    assert.equal(lines.length, 12);
     assert.match(lines[0] ?? '', /^measure +value +target +met$/);
     const valueColumn = lines[0]?.indexOf('value') ?? -1;
     for (const line of lines.slice(1)) {

@@ -6,7 +6,14 @@ import { after, describe, test } from 'node:test';
 import { KEY_VARS } from '../../core/model/credentials.ts';
 import { REDACTED, redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
-import { bundledMockPort, ConfigError, loadEnvFiles, resolveTarget as resolveWith } from '../../core/run/config.ts';
+import {
+  bundledMockPort,
+  ConfigError,
+  loadEnvFiles,
+  nearMiss,
+  resolveTarget as resolveWith,
+  unknownVariables,
+} from '../../core/run/config.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
@@ -428,19 +435,36 @@ describe('loadEnvFiles', () => {
     }
   });
 
-  test('a missing profile file is a ConfigError naming the file', () => {
-    const e: NodeJS.ProcessEnv = { CONFORMANCE_PROFILE: 'staging' };
-    assert.throws(
-      () => loadEnvFiles(e, dir),
-      (error: unknown) => {
+  test('a missing profile file is a ConfigError naming the file, and a hint that names what exists', () => {
+    const problemOf = (e: NodeJS.ProcessEnv) => {
+      try {
+        loadEnvFiles(e, dir);
+      } catch (error) {
         assert.ok(error instanceof ConfigError);
-        assert.deepEqual(error.problems, [
-          `CONFORMANCE_PROFILE=staging but .env.staging does not exist in ${dir} (copy .env.staging.example)`,
-        ]);
-        return true;
-      },
+        assert.equal(error.problems.length, 1);
+        return error.problems[0] as string;
+      }
+      assert.fail('loaded');
+    };
+    const head = (p: string) => `CONFORMANCE_PROFILE=${p} (--profile) but .env.${p} does not exist in ${dir}`;
+    // No example of that name anywhere: never a file that does not exist, but the profiles that have one.
+    const e: NodeJS.ProcessEnv = { CONFORMANCE_PROFILE: 'staging' };
+    assert.equal(
+      problemOf(e),
+      `${head('staging')}: create it (\`npx payment-api-conformance init\` writes a .env that lists every variable), or use a profile the suite has an example for: sandbox, live`,
     );
     assert.deepEqual(e, { CONFORMANCE_PROFILE: 'staging' }, 'nothing loaded');
+    // A profile of the package whose example is not here (the installed package keeps it in its own folder).
+    assert.equal(
+      problemOf({ CONFORMANCE_PROFILE: 'live', CONFORMANCE_COMMAND: 'npm run conformance --' }),
+      `${head('live')}: \`npm run conformance -- init --profile live\` writes one here to fill in`,
+    );
+    // An example in the current folder (a clone): copy it.
+    writeFileSync(join(dir, '.env.qa.example'), 'API_BASE_URL=\n');
+    assert.equal(
+      problemOf({ CONFORMANCE_PROFILE: 'qa' }),
+      `${head('qa')}: copy .env.qa.example to .env.qa and fill it in`,
+    );
   });
 
   test('CONFORMANCE_ENV_FILE (--env-file) is read instead of .env, relative to the directory; the profile file still wins', () => {
@@ -464,7 +488,7 @@ describe('loadEnvFiles', () => {
         (error: unknown) =>
           error instanceof ConfigError &&
           error.problems[0] ===
-            `CONFORMANCE_ENV_FILE (--env-file) names ${join(dir, named === '.' ? '' : named).replace(/\/$/, '')}, which is not a readable file`,
+            `--env-file (CONFORMANCE_ENV_FILE) names ${join(dir, named === '.' ? '' : named).replace(/\/$/, '')}, which ${named === '.' ? 'is not a file' : 'does not exist'}: nothing was read or sent`,
       );
       assert.deepEqual(e, { CONFORMANCE_ENV_FILE: named });
     }
@@ -534,5 +558,61 @@ describe('resolveTarget: which checks run (CONFORMANCE_GREP, the live profile)',
         error.problems.includes('CONFORMANCE_GREP (--grep) is not a valid regular expression') &&
         error.problems.some((p) => p.startsWith('API_BASE_URL')),
     );
+  });
+});
+
+describe('near misses: a variable the suite does not know, named with the one it probably meant', () => {
+  test('nearMiss: typos, a missing or extra letter, swapped letters; nothing for names far from every variable', () => {
+    assert.equal(nearMiss('API_TEST_KY'), 'API_TEST_KEY');
+    assert.equal(nearMiss('API_TSET_KEY'), 'API_TEST_KEY');
+    assert.equal(nearMiss('API_BASEURL'), 'API_BASE_URL');
+    assert.equal(nearMiss('SANDBOX_MERCHANT'), 'SANDBOX_MERCHANT_ID');
+    assert.equal(nearMiss('API_KEY'), undefined, 'a whole word missing is no typo');
+    assert.equal(nearMiss('SANBOX_MERCHANT_ID'), 'SANDBOX_MERCHANT_ID');
+    assert.equal(nearMiss('api_test_key'), 'API_TEST_KEY', 'the case of a letter');
+    assert.equal(nearMiss('DATABASE_URL'), undefined);
+    assert.equal(nearMiss('PATH'), undefined);
+  });
+
+  test("unknownVariables: one warning per unknown variable of the env file or of the suite's families, with its source", () => {
+    const d = mkdtempSync(join(tmpdir(), 'near-miss-'));
+    try {
+      writeFileSync(
+        join(d, '.env'),
+        'API_TEST_KY=sk_test_abcdefghijkl0123\nDATABASE_URL=postgres://x\nAPI_TEST_KEY_2=x\n',
+      );
+      const e: NodeJS.ProcessEnv = {
+        CONFORMANCE_PROFLE: 'sandbox',
+        HOME: '/home/u',
+        API_TEST_KEY: 'sk_test_abcdefghijkl0123',
+      };
+      loadEnvFiles(e, d);
+      assert.deepEqual(unknownVariables(e), [
+        'API_TEST_KEY_2 in .env: did you mean API_TEST_KEY? (API_TEST_KEY_2 is not a variable of the suite and is ignored)',
+        'API_TEST_KY in .env: did you mean API_TEST_KEY? (API_TEST_KY is not a variable of the suite and is ignored)',
+        'CONFORMANCE_PROFLE in the environment: did you mean CONFORMANCE_PROFILE? (CONFORMANCE_PROFLE is not a variable of the suite and is ignored)',
+      ]);
+      assert.deepEqual(unknownVariables({ API_GATEWAY_TOKEN: 'x', CONFORMANCE_LEDGER: '/x' }), [
+        'API_GATEWAY_TOKEN in the environment is not a variable of the suite and is ignored (--help lists them)',
+      ]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  test('a required variable that is missing names its near miss in the problem (exit 2); otherwise only a warning', () => {
+    const { problems } = problemsOf({
+      API_BASE_URL: 'https://api.example.com',
+      API_TEST_KE: 'sk_test_abcdefghijkl0123',
+      SANDBOX_MERCHANT_ID: 'msb_1',
+    });
+    assert.deepEqual(problems, [
+      'API_TEST_KEY is not set (the sandbox key every check uses); API_TEST_KE in the environment: did you mean API_TEST_KEY?',
+    ]);
+    // A misspelt API_BASE_URL still names a target: a config error, never a silent run against the bundled mock.
+    const base = problemsOf({ API_BASE_URLL: 'https://x.example', API_TEST_KEY: TEST_KEY, SANDBOX_MERCHANT_ID: 'm' });
+    assert.deepEqual(base.problems, [
+      'API_BASE_URL is not set; API_BASE_URLL in the environment: did you mean API_BASE_URL?',
+    ]);
   });
 });

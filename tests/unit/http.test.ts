@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ApiClient, BudgetExhausted, TARGET_GONE_AFTER, TargetGone, TransportError } from '../../core/client/http.ts';
+import {
+  ApiClient,
+  BudgetExhausted,
+  TARGET_GONE_AFTER,
+  TargetGone,
+  Throttled,
+  TransportError,
+} from '../../core/client/http.ts';
 import { openLedger, resetLedger } from '../../core/client/ledger.ts';
 import { asKey, authLabel, type KeyMutation, NO_AUTH } from '../../core/model/credentials.ts';
 import { buildURL, curlFor } from '../../core/model/exchange.ts';
@@ -308,14 +315,17 @@ describe('ApiClient: keyLeak', () => {
 });
 
 describe('ApiClient: 429 and Retry-After', () => {
-  test('429 with Retry-After: 0 is retried at most 3 times, then returned', async () => {
+  test('429 with Retry-After: 0 is a hint: retried at most 5 times, then Throttled (inconclusive), never returned', async () => {
     const client = new ApiClient(target());
     const started = performance.now();
-    const e = await client.get('/throttle', { auth: asKey('test') });
-    assert.equal(e.status, 429);
-    assert.equal(e.headers['retry-after'], '0');
-    assert.equal(requests.length, 4, '1 request + 3 retries');
-    assert.equal(client.sent, 4);
+    await assert.rejects(client.get('/throttle', { auth: asKey('test') }), (error: unknown) => {
+      assert.ok(error instanceof Throttled);
+      assert.ok(error instanceof TransportError, 'a check that gets it is inconclusive, not failed');
+      assert.match(error.message, /kept answering 429 Too Many Requests \(lower API_MAX_RPS\)/);
+      return true;
+    });
+    assert.equal(requests.length, 6, '1 request + 5 retries');
+    assert.equal(client.sent, 6);
     assert.ok(performance.now() - started < 1000, 'Retry-After: 0 means no wait');
     assert.ok(requests.every((r) => r.method === 'GET' && r.headers.authorization === `Bearer ${TEST_KEY}`));
   });

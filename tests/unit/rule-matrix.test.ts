@@ -131,7 +131,11 @@ describe('rule matrix: verdict per rule, read from the records', () => {
         row(json, id).evidence,
       ]),
       [
-        ['LIM-CAP', 'inconclusive', 'the check reached its time limit (120 s) before it ended'],
+        [
+          'LIM-CAP',
+          'inconclusive',
+          "the check reached its time limit (120 s) before it ended: raise CONFORMANCE_CHECK_TIMEOUT_MS (the limit is derived from API_TIMEOUT_MS, the pace and the target's answer time)",
+        ],
         ['PAG-ECHO', 'not run', 'the run was stopped before it ended'],
         ['ENV-SCHEMA', 'inconclusive', 'the check could not start: Error: worker fixture failed'],
         ['PAG-SIZE', 'not run', 'the run was interrupted before it started'],
@@ -254,7 +258,7 @@ describe('rule matrix: files and console', () => {
     ]);
     assert.ok(lines.includes('| PAG-SIZE | §4.2 r1 | MUST | pass | 2 | 1/1 checks passed |'));
     assert.ok(lines.includes('| PAG-TOTAL | §4.2 r2 | MUST | fail | 0 | a\\|b |'));
-    assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run | 0 | not selected |'));
+    assert.ok(lines.includes('| ADV-UNKNOWN-MERCHANT | §7 | ADVISORY | not run (not selected) | 0 | not selected |'));
     assert.equal(lines.filter((l) => /^\| [A-Z]+-/.test(l)).length, RULES.length);
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { KEY_VARS } from '../../core/model/credentials.ts';
-import { resolveTarget as resolveWith } from '../../core/run/config.ts';
+import { INTERNAL_VARIABLES, resolveTarget as resolveWith } from '../../core/run/config.ts';
 import variables from '../../core/run/variables.json' with { type: 'json' };
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 
@@ -21,7 +21,7 @@ const sources = (dir: string): string[] =>
     .map((f) => `${dir}${f}`);
 
 /** Set by the suite for its own processes, never by a user. */
-const INTERNAL = new Set(['CONFORMANCE_LEDGER', 'CONFORMANCE_PREFLIGHT_REQUESTS', 'TEST_WORKER_INDEX', 'CI']);
+const INTERNAL = new Set<string>([...INTERNAL_VARIABLES, 'TEST_WORKER_INDEX', 'CI']);
 /** Read by undici or Node itself, named by the transport's messages. */
 const BY_THE_RUNTIME = new Set(['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS']);
 
