@@ -11,12 +11,13 @@ import { parseArgs } from 'node:util';
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
 import { EXIT_CODES } from '../reporters/outcome.ts';
-import { consoleTable, SCHEMA_VERSION, type Summary, summarize, writeSummary } from '../reporters/summary.ts';
+import { writeReports } from '../reporters/reports.ts';
+import { consoleTable, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
 
 /** The conformance.json files a RESULT names: the file, those of the folder's shard folders, or the folder's own. */
-function resultFiles(path: string): string[] {
+export function resultFiles(path: string): string[] {
   if (!existsSync(path)) throw new Error(`${path} does not exist`);
   if (statSync(path).isFile()) return [path];
   const shards = readdirSync(path)
@@ -28,7 +29,7 @@ function resultFiles(path: string): string[] {
   throw new Error(`${path} holds no conformance.json (nor shard folders with one)`);
 }
 
-function read(file: string): Summary {
+export function read(file: string): Summary {
   const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
   if (summary.schemaVersion !== SCHEMA_VERSION) {
     throw new Error(`${file} has layout version ${summary.schemaVersion}; this suite reads ${SCHEMA_VERSION}`);
@@ -71,6 +72,8 @@ export function mergeResults(results: readonly Summary[]): Summary {
     globalErrors: results.flatMap((r) => r.globalErrors ?? []),
     strict: results.some((r) => r.strict),
     shard: null,
+    // The shards of one run were judged against one baseline: the merged run is judged against it again, as a whole.
+    baseline: results.find((r) => r.baseline)?.baseline ?? null,
   });
 }
 
@@ -110,7 +113,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const merged = mergeResults(results);
   const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
-  writeSummary(dir, merged);
+  writeReports(dir, merged);
   const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
   console.log(`Merged ${results.length} result(s): ${shown}`);
   console.log(redact(consoleTable(merged, relative(process.cwd(), join(dir, 'conformance.md')) || 'conformance.md')));
