@@ -92,7 +92,9 @@ function evidence(c: CheckRecord, i: number): string {
     row('counterexample', c.counterexample),
     row('replay', c.replay, true),
     row('reproduce', c.reproduction.join('\n'), true),
-    row('requests', `${c.requests}${requestLinesOf(c) ? `: ${requestLinesOf(c)} (and requests.har)` : ''}`),
+    c.requestLines
+      ? `<dt>requests</dt><dd>${esc(c.requests)}: <a href="requests.ndjson">${esc(requestLinesOf(c) as string)}</a> (and <a href="requests.har">requests.har</a>)</dd>`
+      : row('requests', String(c.requests)),
     row('notes', c.notes.join('; ')),
     '</dl></section>',
   ].join('');
@@ -119,7 +121,7 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
       );
     }
   }
-  const deviations = baselineLines(s.deviations);
+  const deviations = baselineLines(s.deviations, true);
   const facts = [
     `seed ${s.seed ?? 'none'}${s.seed !== null ? ` (rerun with FC_SEED=${s.seed})` : ''}`,
     `${s.requests} GET requests in ${s.durationSeconds} s (every one in requests.ndjson and requests.har)`,
