@@ -10,13 +10,17 @@
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against a target that gains payments under the checks, none fails, they say inconclusive
- *  10. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  10. the CI user's workflow: known deviations (--write-baseline, --baseline: known, new, fixed, expired), diff of two
+ *      runs, requests.ndjson/.har as long as the run says, JUnit failures, --list-rules, `-- --list`, and the HTML pages
+ *      (conformance.html, fidelity.html, the Allure report) opened from disk in Chromium with the outcome as headline
+ *  11. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../mock/identity.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
+import { runCiWorkflow } from '../tests/e2e/ci-workflow.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
@@ -153,6 +157,10 @@ await stage('changing-data', async () => {
   for (const p of r.problems) console.log(`FAIL ${p}`);
   return passFail(r.problems.length === 0, 'growing target: no failure, inconclusive where reads disagree');
 });
+
+await stage('ci-workflow', async () =>
+  scenarios(await runCiWorkflow(), 'baseline, diff, request log, JUnit, pages in Chromium from disk'),
+);
 
 await stage('artifacts', () => {
   // Last: every report any stage wrote, for the mock's and the canaries' keys and anything key-shaped.
