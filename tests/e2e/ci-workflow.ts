@@ -259,6 +259,18 @@ export async function runCiWorkflow(): Promise<CiResult[]> {
         if (/known \(TODO/.test(readFileSync(join(known.dir, 'conformance.html'), 'utf8')) === false) {
           pageProblems.push('conformance.html of the known run does not say known');
         }
+        // Playwright's own HTML report: titled by the outcome; a known deviation is an expected failure there.
+        const pw = await openFromDisk(browser, join(known.dir, 'html', 'index.html'), 500);
+        seen.push(`Playwright HTML: ${pw.title.slice(0, 60)}`);
+        if (
+          !/^Payment API conformance: conformant for the 2 selected rule\(s\) \(exit 0\).*1 known deviation/.test(
+            pw.title,
+          )
+        ) {
+          pageProblems.push(`Playwright's HTML report title "${pw.title}"`);
+        }
+        if (!/Failed\s*0/.test(pw.text))
+          pageProblems.push("Playwright's HTML report counts the known deviation as failed");
         const allurePage = join(other.dir, 'allure-report', 'index.html');
         if (allure.status !== 0) pageProblems.push(`report exited ${allure.status}: ${allure.stderr.slice(-200)}`);
         else {
