@@ -3,7 +3,9 @@
  * results of several shards of one run (`-- --shard=i/n`, each written to <reports>/shard-i-of-n/). A RESULT is a
  * folder holding a conformance.json, a folder of shard folders, or the file itself. Every shard of the run must be
  * there (a missing one is named, exit 2); the checks of all shards are judged together, as one run would have.
- * Writes <reports>/conformance.json and conformance.md (default ./reports) and exits with the merged outcome's code.
+ * Writes <reports>/conformance.json, conformance.md, conformance.html and junit.xml (default ./reports), judged against
+ * the shards' baseline if they had one, and exits with the merged outcome's code. The checks' requestLines point into
+ * their own shard's requests.ndjson.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
