@@ -57,7 +57,8 @@ function help() {
     '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
     '      --baseline FILE  known deviations: the failures FILE lists (until their date) do not fail the run; new',
     '                       ones do, an expired entry does, a fixed one is named (CONFORMANCE_BASELINE)',
-    "      --write-baseline FILE  write FILE from this run's failures, to edit (CONFORMANCE_WRITE_BASELINE)",
+    '      --write-baseline FILE',
+    "                       write FILE from this run's failures, to edit (CONFORMANCE_WRITE_BASELINE)",
     '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
@@ -128,7 +129,7 @@ function fail(code, message) {
 const COMMANDS = {
   merge: 'one rule matrix, outcome and exit code from the results of several shards: merge DIR…',
   diff: 'what changed between two runs (rules newly failing or passing, evidence): diff A B [--markdown FILE]',
-  report: 'the HTML reports of a run, opening from disk: report [--reports DIR] [--allure]',
+  report: 'the HTML reports of a run, each one file that opens from disk: report [--reports DIR]',
   rules: 'the rule catalogue: id, section, level, requirement [--json]',
 };
 
