@@ -27,6 +27,7 @@ import {
 } from '../checks/order.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts';
+import { PATTERN_VALUES } from '../core/generate/coverage.ts';
 import { describeListing, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
 import type { ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
@@ -119,13 +120,16 @@ test.describe('§4.2 List payments: filter[status]', () => {
   // Reading: "Unknown filter[status] value: a 4xx, or a 200 with total 0 and data []". Values match exactly:
   // `completed` is not `COMPLETED`.
   test(
-    'FLT-STATUS an unknown or case-changed status gives a 4xx or an empty 200 (total 0, data []) on every listing',
+    'FLT-STATUS an unknown, case-changed or pattern-like status (%, _, *, ?) gives a 4xx or an empty 200 (total 0, data []) on every listing',
     settle(async (ctx) => {
       const learned = await learnedFor(ctx, 'emptyMatch');
       const known = new Set([...learned.flatMap((l) => l.statuses), SPEC_STATUS]);
       const arb = fc.record({ i: fc.nat({ max: learned.length - 1 }), value: unknownStatusArb([...known]) });
+      // A value a server might read as a pattern (SQL LIKE, a glob) must never widen what the filter matches.
+      const patterns = PATTERN_VALUES.map((value, k) => ({ i: k % learned.length, value }));
       const examples = [
         ...[...caseChanged(known), 'NO_SUCH_STATUS'].map((value) => ({ i: 0, value })),
+        ...patterns,
         ...learned.slice(1).map((_, k) => ({ i: k + 1, value: SPEC_STATUS.toLowerCase() })),
       ];
       const listingOf = ({ i, value }: { i: number; value: string }) =>

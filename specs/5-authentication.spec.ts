@@ -131,6 +131,10 @@ test.describe('§5.2 Spellings of the spec paths', () => {
     spelled((t) => asKey('test', { mutation: unknownKeyOfValidFormat(t.keys.test) }), [401], 'a never-issued key'),
   );
   test(
+    'AUTH-REVOKED no spelling of the spec paths the target serves accepts the revoked key (401)',
+    spelled(() => asKey('revoked'), [401], 'the revoked key', ['status', 'list'], ['revoked']),
+  );
+  test(
     "MODE-LIVE-SANDBOX no spelling of a sandbox merchant's path lists its payments to the live key (404)",
     spelled(() => asKey('live'), [404], 'the live key', ['list'], ['live']),
   );

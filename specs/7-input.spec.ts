@@ -1,14 +1,15 @@
 /**
  * §7 Errors: odd query input (rule INP-ROBUST). The spec does not show how invalid pagination parameters are
  * answered; the reading allows a 4xx (any status 400-499, any body), or a 200 whose envelope satisfies every
- * invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not required. Odd values
- * vary in notation, in length (a few characters to several thousand, the middle too) and in character set
- * (non-ASCII, control characters), alone or next to a filter or sort, on every listing the configuration can read.
+ * invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not required. First the
+ * coverage phase (core/generate/coverage.ts): the boundary classes of every parameter, deterministic; then a random
+ * sample of odd values in notation, length and character set, alone or next to a filter or sort, on every listing.
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
 import type { ApiClient } from '../core/client/http.ts';
 import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../core/generate/arbitraries.ts';
+import { coverageCases, coverageSummary } from '../core/generate/coverage.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import {
   describeListing,
@@ -50,13 +51,22 @@ test.describe('§7 Errors: odd query input', () => {
   // "Behavior for invalid pagination parameters: not shown." Reading: "legal answers are a 4xx, or a 200
   // whose envelope satisfies every invariant for the values it echoes. A 5xx is never legal."
   test(
-    'INP-ROBUST every catalogued odd offset, limit, filter or sort value gets a 4xx or a valid 200',
-    settle(async ({ target, api }) => {
-      const listing = readableListings(target)[0] as Listing;
+    'INP-ROBUST coverage phase: every length, character class, number form and structure of every parameter, on every listing next to a filter or sort, gets a 4xx or a valid 200',
+    settle(async (ctx) => {
+      const { target, api } = ctx;
+      const listings = readableListings(target);
+      const cases = coverageCases();
+      ctx.notes.add(coverageSummary(cases));
       const failed: Array<{ label: string; violation: Violation }> = [];
-      for (const odd of ODD_INPUTS) {
-        const violation = robustnessViolation(await sendOdd(api, listing, odd), odd.label);
-        if (violation) failed.push({ label: odd.label, violation });
+      for (const [k, c] of cases.entries()) {
+        // Spread over the listings, alone or next to a filter or a sort that is not the parameter itself.
+        const next = SELECTIONS_NEXT_TO.filter(
+          (s) => !(c.parameter === 'filter[status]' && s.status) && !(c.parameter === 'sort' && s.sort),
+        );
+        const listing = withSelection(listings[k % listings.length] as Listing, next[k % next.length] ?? {});
+        const label = labelOf(listing, c);
+        const violation = robustnessViolation(await sendOdd(api, listing, c), label);
+        if (violation) failed.push({ label, violation });
       }
       // Report the first in full and name the others: one run shows every odd input the target mishandles.
       const first = failed[0]?.violation;

@@ -5,7 +5,12 @@
  */
 import { type Auth, KEY_VARS, schemePart } from './credentials.ts';
 
-export type QueryPairs = Array<[string, string]>;
+/**
+ * A query parameter: name and value, percent-encoded when sent (brackets stay literal), unless marked `raw` (the
+ * value is sent as given, already percent-encoded: an invalid UTF-8 byte `%FF`) or `bare` (the name alone, no `=`).
+ */
+export type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
+export type QueryPairs = QueryPair[];
 
 export interface Exchange {
   readonly method: 'GET';
@@ -32,7 +37,9 @@ export const isClientError = (status: number) => status >= 400 && status < 500;
 export function buildURL(baseURL: string, path: string, query: QueryPairs): string {
   // Brackets stay literal (`filter[status]`), as the spec writes them; everything else is percent-encoded.
   const enc = (s: string) => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
-  const qs = query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  const qs = query
+    .map(([k, v, form]) => (form === 'bare' ? enc(k) : `${enc(k)}=${form === 'raw' ? v : enc(v)}`))
+    .join('&');
   return `${baseURL}${path}${qs ? `?${qs}` : ''}`;
 }
 

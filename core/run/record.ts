@@ -57,7 +57,7 @@ export function recordOf(
   const error = ending.error instanceof Unusable ? new RuleViolation(ending.error.violation) : ending.error;
   if (error instanceof RuleViolation) {
     const v = error.violation;
-    if (v.rule !== ctx.rule) return inconclusive(done, 'crash', crashReason(new WrongRule(ctx.rule, v.rule)));
+    if (v.rule !== ctx.rule) return recordOf(ctx, { threw: true, error: new WrongRule(ctx.rule, v.rule) }, requests);
     const verdict: Verdict = rule(ctx.rule).level === 'ADVISORY' ? 'advisory' : 'fail';
     return {
       ...done,

@@ -1,0 +1,196 @@
+/**
+ * The coverage phase of the robustness checks: deterministic boundary classes of every query parameter, sent before
+ * the random sample (whose windows a crash may slip through: a server that fails only on a filter of 33 to 255
+ * characters, or only on a non-ASCII one). Classes:
+ *   lengths     0 1 2 7 8 15 16 31 32 33 63 64 100 127 128 255 256 1000 1024 4096, and near the longest value sent
+ *   characters  letters, digits, each punctuation group, literal percent signs, Latin-1, multi-byte UTF-8, outside the
+ *               BMP, control characters, NUL, invalid UTF-8 (raw bytes)
+ *   numbers     leading zeros, signs, exponent, decimal, hex, the int32 and 2^53 bounds
+ *   structure   repeated parameter, bracketed sub-keys, empty value, no value
+ * on offset, limit, filter[status], sort and one parameter the spec does not name. The covering set is pairwise over
+ * (parameter, length) and (parameter, class), not the full product: every parameter meets every length and every
+ * class once, each length meets the character classes in turn.
+ */
+import type { QueryPairs } from '../model/exchange.ts';
+
+/** The parameters tried: the spec's four, and one it does not name. */
+export const COVERED_PARAMETERS = ['offset', 'limit', 'filter[status]', 'sort', 'cursor'] as const;
+export type CoveredParameter = (typeof COVERED_PARAMETERS)[number];
+
+/** Lengths (in characters) where buffers, columns and parsers change: powers of two and their neighbours. */
+export const LENGTHS = [0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 1000, 1024, 4096] as const;
+
+/**
+ * Values stay under this many characters once percent-encoded: about the longest request line common servers read
+ * (nginx's 8 KiB buffer) before they answer 414 or 431, the "near the longest URL" class.
+ */
+export const LONGEST_ENCODED = 7500;
+
+/** A character class: a unit repeated to any length; `raw` units are sent percent-encoded as they are. */
+interface CharClass {
+  name: string;
+  unit: string;
+  raw?: boolean;
+}
+
+export const CHAR_CLASSES: readonly CharClass[] = [
+  { name: 'letters', unit: 'Ab' },
+  { name: 'digits', unit: '09' },
+  { name: 'percent sign', unit: '%' },
+  { name: 'underscore', unit: '_' },
+  { name: 'brackets', unit: '[]' },
+  { name: 'semicolon', unit: ';' },
+  { name: 'comma', unit: ',' },
+  { name: 'dot', unit: '.' },
+  { name: 'minus', unit: '-' },
+  { name: 'plus', unit: '+' },
+  { name: 'quotes', unit: `'"` },
+  { name: 'angle brackets', unit: '<>' },
+  { name: 'ampersand and equals', unit: '&=' },
+  { name: 'slash and backslash', unit: '/\\' },
+  { name: 'hash and question mark', unit: '#?' },
+  { name: 'asterisk', unit: '*' },
+  { name: 'space', unit: ' ' },
+  { name: 'literal percent escapes', unit: '%41' },
+  { name: 'Latin-1', unit: 'éÿ' },
+  { name: 'multi-byte UTF-8', unit: '中文' },
+  { name: 'outside the BMP', unit: '😀' },
+  { name: 'control characters', unit: '\u0001\t\n\u007f' },
+  { name: 'NUL', unit: '%00', raw: true },
+  { name: 'invalid UTF-8', unit: '%FF%C3', raw: true },
+  { name: 'lone surrogate (CESU-8)', unit: '%ED%A0%80', raw: true },
+];
+
+/** Numbers written the way parsers disagree on. */
+export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
+  ['007', 'leading zeros'],
+  ['+5', 'plus sign'],
+  ['-5', 'minus sign'],
+  ['-0', 'negative zero'],
+  ['1e2', 'exponent'],
+  ['1E+2', 'exponent, upper case'],
+  ['1.5', 'decimal'],
+  ['5.0', 'decimal zero'],
+  ['0x10', 'hex'],
+  ['2147483647', 'int32 maximum'],
+  ['2147483648', 'int32 maximum + 1'],
+  ['-2147483649', 'int32 minimum - 1'],
+  ['9007199254740991', '2^53 - 1'],
+  ['9007199254740993', '2^53 + 1'],
+  ['99999999999999999999999999999', 'huge'],
+];
+
+/** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
+export interface CoverageCase {
+  label: string;
+  parameter: CoveredParameter;
+  /** The classes this request covers, e.g. `length 33`, `Latin-1`, `hex`, `repeated`. */
+  classes: string[];
+  pairs: QueryPairs;
+}
+
+const codePoints = (s: string) => Array.from(s);
+
+/** `unit` repeated to `length` characters (code points; a raw unit counts its escapes as one character each). */
+function repeat(c: CharClass, length: number): string {
+  if (c.raw) {
+    const bytes = c.unit.match(/%[0-9A-F]{2}/gi) ?? [];
+    return Array.from({ length }, (_, i) => bytes[i % bytes.length]).join('');
+  }
+  const points = codePoints(c.unit);
+  return Array.from({ length }, (_, i) => points[i % points.length]).join('');
+}
+
+/** The longest length (up to `wanted`) whose value stays under LONGEST_ENCODED once percent-encoded. */
+function fitting(c: CharClass, wanted: number): number {
+  const perChar = c.raw ? 3 : encodeURIComponent(c.unit).length / codePoints(c.unit).length;
+  return Math.min(wanted, Math.floor(LONGEST_ENCODED / perChar));
+}
+
+const shown = (value: string) => {
+  const points = codePoints(value);
+  return JSON.stringify(points.length > 8 ? `${points.slice(0, 6).join('')}…` : value);
+};
+
+function valueCase(parameter: CoveredParameter, c: CharClass, wanted: number, lengthClass: string): CoverageCase {
+  const length = fitting(c, wanted);
+  const value = repeat(c, length);
+  return {
+    label: `${parameter}=${shown(value)} (${c.name}, ${length} characters)`,
+    parameter,
+    classes: [lengthClass, c.name],
+    pairs: [c.raw ? [parameter, value, 'raw'] : [parameter, value]],
+  };
+}
+
+/**
+ * The covering set: for each parameter, every length (0 to 4,096 and near the longest), each with a character class
+ * in turn so that every class also meets every parameter; every number form on each parameter; and the structural
+ * forms. Deterministic: the same set on every run.
+ */
+export function coverageCases(): CoverageCase[] {
+  const cases: CoverageCase[] = [];
+  const lengths: Array<[number, string]> = [
+    ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
+    [Number.MAX_SAFE_INTEGER, 'near the longest'],
+  ];
+  COVERED_PARAMETERS.forEach((parameter, p) => {
+    // Rows enough for every length and every class: lengths cycle, classes shift per parameter (pairwise spread).
+    const rows = Math.max(lengths.length, CHAR_CLASSES.length);
+    for (let r = 0; r < rows; r++) {
+      const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
+      const c = CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass;
+      cases.push(valueCase(parameter, c, length, lengthClass));
+    }
+    for (const [value, form] of NUMBER_FORMS) {
+      cases.push({ label: `${parameter}=${value} (${form})`, parameter, classes: [form], pairs: [[parameter, value]] });
+    }
+    const bracketed = `${parameter}[]`;
+    cases.push(
+      {
+        label: `${parameter}=1&${parameter}=2 (repeated)`,
+        parameter,
+        classes: ['repeated'],
+        pairs: [
+          [parameter, '1'],
+          [parameter, '2'],
+        ],
+      },
+      { label: `${bracketed}=X (bracketed sub-key)`, parameter, classes: ['bracketed'], pairs: [[bracketed, 'X']] },
+      {
+        label: `${parameter}[a]=X (named sub-key)`,
+        parameter,
+        classes: ['named sub-key'],
+        pairs: [[`${parameter}[a]`, 'X']],
+      },
+      { label: `${parameter}= (empty value)`, parameter, classes: ['empty value'], pairs: [[parameter, '']] },
+      { label: `${parameter} (no value)`, parameter, classes: ['no value'], pairs: [[parameter, '', 'bare']] },
+    );
+  });
+  return cases;
+}
+
+/** How many classes a covering set covers, per parameter, in words for the record's notes. */
+export function coverageSummary(cases: readonly CoverageCase[]): string {
+  const classes = new Set(cases.flatMap((c) => c.classes));
+  const parameters = new Set(cases.map((c) => c.parameter));
+  return `coverage phase: ${cases.length} requests, ${classes.size} classes (lengths, characters, numbers, structure) on each of ${parameters.size} parameters`;
+}
+
+/**
+ * Values a server might read as a pattern (SQL LIKE, a glob, a regular expression): a filter given one must never
+ * match more than the literal value would (none of these is a status).
+ */
+export const PATTERN_VALUES: readonly string[] = [
+  '%',
+  '_',
+  '*',
+  '?',
+  '.*',
+  'COMP%',
+  '%COMPLETED%',
+  'COMPLETE_',
+  'C*',
+  'COMPLETE?',
+  'COMPLETED%',
+];

@@ -1,0 +1,59 @@
+/** The coverage phase's covering set (core/generate/coverage.ts): every class of every parameter, deterministic. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  CHAR_CLASSES,
+  COVERED_PARAMETERS,
+  coverageCases,
+  coverageSummary,
+  LENGTHS,
+  LONGEST_ENCODED,
+  NUMBER_FORMS,
+  PATTERN_VALUES,
+} from '../../core/generate/coverage.ts';
+import { buildURL } from '../../core/model/exchange.ts';
+
+const cases = coverageCases();
+
+describe('coverage phase', () => {
+  test('every parameter meets every length, every character class, every number form and every structure', () => {
+    for (const parameter of COVERED_PARAMETERS) {
+      const classes = new Set(cases.filter((c) => c.parameter === parameter).flatMap((c) => c.classes));
+      for (const n of LENGTHS) assert.ok(classes.has(`length ${n}`), `${parameter}: length ${n}`);
+      assert.ok(classes.has('near the longest'), `${parameter}: near the longest`);
+      for (const c of CHAR_CLASSES) assert.ok(classes.has(c.name), `${parameter}: ${c.name}`);
+      for (const [, form] of NUMBER_FORMS) assert.ok(classes.has(form), `${parameter}: ${form}`);
+      for (const s of ['repeated', 'bracketed', 'named sub-key', 'empty value', 'no value']) {
+        assert.ok(classes.has(s), `${parameter}: ${s}`);
+      }
+    }
+  });
+
+  test('the crash windows of the issue are in it: a filter of 33 to 255 characters, and a non-ASCII one', () => {
+    const filters = cases.filter((c) => c.parameter === 'filter[status]');
+    const lengths = filters.map((c) => Array.from(c.pairs[0]?.[1] ?? '').length);
+    assert.ok(lengths.some((n) => n >= 33 && n <= 255));
+    const nonAscii = (v: string) => [...v].some((ch) => (ch.codePointAt(0) ?? 0) > 127);
+    assert.ok(filters.some((c) => nonAscii(c.pairs[0]?.[1] ?? '')));
+  });
+
+  test('the same set on every run; values stay under the longest encoded length; raw bytes stay raw', () => {
+    assert.deepEqual(coverageCases(), cases);
+    for (const c of cases) {
+      const url = buildURL('', '/x', c.pairs);
+      assert.ok(url.length < LONGEST_ENCODED + 200, `${c.label}: ${url.length}`);
+    }
+    const invalid = cases.find((c) => c.classes.includes('invalid UTF-8'));
+    assert.match(buildURL('', '/x', invalid?.pairs ?? []), /=(%FF%C3)+/);
+    const bare = cases.find((c) => c.classes.includes('no value') && c.parameter === 'limit');
+    assert.equal(buildURL('', '/x', bare?.pairs ?? []), '/x?limit');
+  });
+
+  test('the summary counts the requests, the classes and the parameters; pattern values are no statuses', () => {
+    assert.match(
+      coverageSummary(cases),
+      new RegExp(`^coverage phase: ${cases.length} requests, \\d+ classes .* 5 parameters$`),
+    );
+    assert.ok(PATTERN_VALUES.every((v) => /[%_*?]/.test(v)));
+  });
+});
