@@ -4,7 +4,7 @@
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
 import { randomInt } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
@@ -16,6 +16,7 @@ import { checkTimeLimitMs } from './core/run/limits.ts';
 import { heldMessage, lockReports } from './core/run/reports-lock.ts';
 import { suiteVersion } from './core/run/suite.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
+import { BaselineError, readBaseline } from './reporters/baseline.ts';
 import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
@@ -62,16 +63,35 @@ function validatedTarget(): Target {
 }
 
 const target = validatedTarget();
+// The baseline of known deviations (--baseline): a file that cannot be used is a bad configuration, before any request.
+const baselineFile = process.env.CONFORMANCE_BASELINE?.trim();
+if (baselineFile) {
+  try {
+    readBaseline(baselineFile, '');
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    console.error(error.message);
+    writeConfigErrorMatrix(REPORTS, [error.message]);
+    process.exit(2);
+  }
+}
+// `-- --list` runs nothing: it must not clear what the last run left (reporters/rule-matrix.ts writes nothing either).
+const listOnly = process.argv.includes('--list');
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 // The target as every report names it (global setup fills in the bundled mock's address once it listens).
 const info = targetInfo(target, suiteVersion());
-if (isMainProcess) {
+if (isMainProcess && !listOnly) {
   // Allure results accumulate between runs unless cleaned.
   rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
   // One request ledger for the whole run (every worker, every restart): the budget and the count.
   process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
   resetLedger(process.env.CONFORMANCE_LEDGER);
+  // Every request of the run, logged by each process into its own file here (core/client/request-log.ts); the rule
+  // matrix assembles them into requests.ndjson and requests.har at the end.
+  process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, '.request-log');
+  rmSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true, force: true });
+  mkdirSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true });
   // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
   // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
   const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
@@ -107,17 +127,16 @@ export default defineConfig({
   metadata: facts,
   reporter: [
     // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
-    process.argv.includes('--list')
-      ? ['list']
-      : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
+    listOnly ? ['list'] : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
+    // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
+    // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
+    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
     ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
-    ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['json', { outputFile: `${REPORTS}/results.json` }],
     [
       'allure-playwright',
       { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false, environmentInfo: facts },
     ],
-    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
     // Sharded CI runs (see .github/workflows) keep a blob report per shard for merge-reports.
     ...(process.env.CONFORMANCE_BLOB === '1' ? [['blob', { outputDir: `${REPORTS}/blob` }] as const] : []),
   ],

@@ -25,6 +25,9 @@ const OPTIONS = {
   reports: { type: 'string' },
   'env-file': { type: 'string' },
   profile: { type: 'string' },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'string' },
+  'list-rules': { type: 'boolean' },
 };
 
 function help() {
@@ -52,6 +55,11 @@ function help() {
     '      --reports DIR    write every report under DIR (CONFORMANCE_REPORTS_DIR; default ./reports)',
     '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE); parsed by the suite, never by Node',
     '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
+    '      --baseline FILE  known deviations: the failures FILE lists (until their date) do not fail the run; new',
+    '                       ones do, an expired entry does, a fixed one is named (CONFORMANCE_BASELINE)',
+    '      --write-baseline FILE',
+    "                       write FILE from this run's failures, to edit (CONFORMANCE_WRITE_BASELINE)",
+    '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
     'Commands:',
@@ -74,8 +82,9 @@ function help() {
     '  3  inconclusive: the target was unreachable or stopped answering, the request budget ran out before',
     '     every MUST check ran, or the data changed under a check; the run could not judge',
     '',
-    'Reports: DIR/conformance.md and conformance.json (the rule matrix), html/, junit.xml, results.json,',
-    'allure-results/ (for an Allure report). No key is ever printed or written.',
+    'Reports: DIR/conformance.md, conformance.json and conformance.html (the rule matrix; the page opens from disk),',
+    'junit.xml (one test case per check), requests.ndjson and requests.har (every request of the run), html/,',
+    'results.json, allure-results/ (`report` builds the Allure report). No key is ever printed or written.',
     '',
     'Examples:',
     `  npx ${NAME}                                   # the bundled mock`,
@@ -120,6 +129,9 @@ function fail(code, message) {
 const COMMANDS = {
   merge: 'one rule matrix, outcome and exit code from the results of several shards: merge DIR…',
   init: 'write the example env file into the current folder: init [--profile sandbox|live] [--force]',
+  diff: 'what changed between two runs (rules newly failing or passing, evidence): diff A B [--markdown FILE]',
+  report: 'the HTML reports of a run, each one file that opens from disk: report [--reports DIR]',
+  rules: 'the rule catalogue: id, section, level, requirement [--json]',
 };
 
 /**
@@ -208,6 +220,7 @@ if (values.version) {
   console.log(version());
   process.exit(0);
 }
+if (values['list-rules']) await runCommand('rules', []);
 
 const env = { ...process.env };
 const setFrom = (option, variable, value = values[option]) => {
@@ -219,6 +232,8 @@ setFrom('grep', 'CONFORMANCE_GREP');
 setFrom('env-file', 'CONFORMANCE_ENV_FILE', values['env-file'] && resolve(values['env-file']));
 setFrom('profile', 'CONFORMANCE_PROFILE');
 setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.reports));
+setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.baseline));
+setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target and reports are.
@@ -231,6 +246,18 @@ if (holder) fail(EXIT.badConfiguration, heldBy(reports, holder));
 const config = suiteConfig();
 if (!config) fail(EXIT.inconclusive, `this installation has no compiled suite (${PACKAGE}dist/ is missing)`);
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+// `-- --list` lists the checks and runs nothing: no report is written (the list reporter only), none is removed, and
+// the exit code is Playwright's.
+if (passthrough.includes('--list')) {
+  const reporter = passthrough.some((a) => a === '--reporter' || a.startsWith('--reporter='))
+    ? []
+    : ['--reporter=list'];
+  const listing = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough, ...reporter], {
+    env,
+    stdio: 'inherit',
+  });
+  process.exit(await new Promise((done) => listing.on('exit', (code) => done(code ?? EXIT.inconclusive))));
+}
 // The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
 // (reporters/rule-matrix.ts, shardFolder).
 const shard = shardOf(passthrough);

@@ -3,7 +3,9 @@
  * results of several shards of one run (`-- --shard=i/n`, each written to <reports>/shard-i-of-n/). A RESULT is a
  * folder holding a conformance.json, a folder of shard folders, or the file itself. Every shard of the run must be
  * there (a missing one is named, exit 2); the checks of all shards are judged together, as one run would have.
- * Writes <reports>/conformance.json and conformance.md (default ./reports) and exits with the merged outcome's code.
+ * Writes <reports>/conformance.json, conformance.md, conformance.html and junit.xml (default ./reports), judged against
+ * the shards' baseline if they had one, and exits with the merged outcome's code. The checks' requestLines point into
+ * their own shard's requests.ndjson.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,12 +13,13 @@ import { parseArgs } from 'node:util';
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
 import { EXIT_CODES } from '../reporters/outcome.ts';
-import { consoleTable, SCHEMA_VERSION, type Summary, summarize, writeSummary } from '../reporters/summary.ts';
+import { writeReports } from '../reporters/reports.ts';
+import { consoleTable, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
 
 /** The conformance.json files a RESULT names: the file, those of the folder's shard folders, or the folder's own. */
-function resultFiles(path: string): string[] {
+export function resultFiles(path: string): string[] {
   if (!existsSync(path)) throw new Error(`${path} does not exist`);
   if (statSync(path).isFile()) return [path];
   const shards = readdirSync(path)
@@ -28,7 +31,7 @@ function resultFiles(path: string): string[] {
   throw new Error(`${path} holds no conformance.json (nor shard folders with one)`);
 }
 
-function read(file: string): Summary {
+export function read(file: string): Summary {
   const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
   if (summary.schemaVersion !== SCHEMA_VERSION) {
     throw new Error(`${file} has layout version ${summary.schemaVersion}; this suite reads ${SCHEMA_VERSION}`);
@@ -72,6 +75,8 @@ export function mergeResults(results: readonly Summary[]): Summary {
     strict: results.some((r) => r.strict),
     shard: null,
     target: results.find((r) => r.target)?.target ?? null,
+    // The shards of one run were judged against one baseline: the merged run is judged against it again, as a whole.
+    baseline: results.find((r) => r.baseline)?.baseline ?? null,
   });
 }
 
@@ -111,7 +116,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const merged = mergeResults(results);
   const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
-  writeSummary(dir, merged);
+  writeReports(dir, merged);
   const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
   console.log(`Merged ${results.length} result(s): ${shown}`);
   console.log(redact(consoleTable(merged, relative(process.cwd(), join(dir, 'conformance.md')) || 'conformance.md')));

@@ -10,7 +10,7 @@
  * A failure outranks everything: a rule seen broken is broken, even if the target went away afterwards.
  */
 import type { FullResult } from '@playwright/test/reporter';
-import type { Cause, Verdict } from '../core/model/verdict.ts';
+import type { Cause, RuleVerdict } from '../core/model/verdict.ts';
 
 export type OutcomeResult = 'conformant' | 'nonconformant' | 'bad configuration' | 'inconclusive';
 
@@ -37,7 +37,8 @@ export interface Outcome {
 export interface JudgedRule {
   id: string;
   level: string;
-  verdict: Verdict;
+  /** `known`: every failure of the rule is a known deviation of the run's baseline (it does not fail the run). */
+  verdict: RuleVerdict;
   /** Why the rule has no pass or fail verdict (its most telling check's cause). */
   cause?: Cause;
   evidence: string;
@@ -53,6 +54,8 @@ export interface RunFacts {
   transportFailures: number;
   /** CONFORMANCE_STRICT=1: an advisory finding fails the run too. */
   strict: boolean;
+  /** Entries of the run's baseline past their date, one line each: each fails the run (reporters/baseline.ts). */
+  baselineExpired?: string[];
 }
 
 const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
@@ -79,13 +82,14 @@ function decide(facts: RunFacts): Outcome {
   const strictFails = (r: JudgedRule) =>
     r.verdict === 'advisory' || (r.verdict === 'not exercised' && r.level === 'MUST');
   const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && strictFails(r)));
-  if (failed.length > 0) {
+  const expired = facts.baselineExpired ?? [];
+  if (failed.length > 0 || expired.length > 0) {
     const strict = (r: JudgedRule) =>
       r.verdict === 'fail' ? '' : `, ${r.verdict === 'advisory' ? '' : 'not exercised, '}CONFORMANCE_STRICT=1`;
-    return outcome(
-      'nonconformant',
-      failed.map((r) => `${r.id} (${r.level}${strict(r)}) failed: ${r.evidence}`),
-    );
+    return outcome('nonconformant', [
+      ...failed.map((r) => `${r.id} (${r.level}${strict(r)}) failed: ${r.evidence}`),
+      ...expired,
+    ]);
   }
   const must = facts.rules.filter((r) => r.level === 'MUST');
   const reasons = [
@@ -97,7 +101,7 @@ function decide(facts: RunFacts): Outcome {
       : []),
     ...must.filter((r) => r.verdict === 'inconclusive').map((r) => `${r.id} inconclusive: ${r.evidence}`),
   ];
-  const judged: Verdict[] = ['pass', 'inconclusive', 'not exercised'];
+  const judged: RuleVerdict[] = ['pass', 'inconclusive', 'not exercised', 'known'];
   if (reasons.length === 0 && !must.some((r) => judged.includes(r.verdict))) reasons.push('no MUST check ran');
   if (reasons.length > 0) return outcome('inconclusive', reasons);
   const passed = must.filter((r) => r.verdict === 'pass').length;
@@ -105,8 +109,10 @@ function decide(facts: RunFacts): Outcome {
   const notExercised = must.filter((r) => r.verdict === 'not exercised');
   const needs = must.filter((r) => r.verdict === 'not run' && r.cause === 'needs input');
   const advisory = facts.rules.filter((r) => r.verdict === 'advisory');
+  const known = facts.rules.filter((r) => r.verdict === 'known');
   return outcome('conformant', [
     `${passed} MUST rule(s) passed`,
+    ...(known.length ? [`known deviations (baseline), not failing the run: ${ids(known)}`] : []),
     ...(notExercised.length ? [`not exercised: ${notExercised.map((r) => `${r.id} (${r.evidence})`).join(', ')}`] : []),
     ...(needs.length ? [`not run for a missing optional input: ${ids(needs)}`] : []),
     ...(advisory.length ? [`advisory findings: ${ids(advisory)}`] : []),

@@ -4,8 +4,9 @@
  * prints it. A sharded run (`-- --shard=2/3`) writes into <outputDir>/shard-2-of-3/, never over another shard's
  * result; `payment-api-conformance merge` makes one matrix of them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   FullConfig,
   FullResult,
@@ -16,14 +17,18 @@ import type {
   TestResult,
 } from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
+import { today } from '../core/model/baseline.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { readPreflight, readTargetInfo, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
+import { BaselineError, type BaselineInput, baselineFrom, readBaseline } from './baseline.ts';
 import { badConfiguration } from './outcome.ts';
 import { recordOfResult } from './records.ts';
-import { consoleTable, outcomeLine, SCHEMA_VERSION, summarize, targetLines, writeSummary } from './summary.ts';
+import { writeReports } from './reports.ts';
+import { HAR_FILE, REQUESTS_FILE, writeRequestLog } from './requests.ts';
+import { consoleTable, headline, outcomeLine, SCHEMA_VERSION, summarize, targetLines } from './summary.ts';
 
 export type { RuleRow, Summary } from './summary.ts';
 export { SCHEMA_VERSION } from './summary.ts';
@@ -40,6 +45,8 @@ export default class RuleMatrixReporter implements Reporter {
   private outputDir: string;
   private shard: { current: number; total: number } | null = null;
   private started = Date.now();
+  /** `playwright test --list`: nothing ran, so nothing is judged and no earlier result is overwritten. */
+  private listOnly = false;
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
@@ -47,6 +54,7 @@ export default class RuleMatrixReporter implements Reporter {
 
   onBegin(config?: FullConfig, suite?: Suite): void {
     this.started = Date.now();
+    this.listOnly = process.argv.includes('--list');
     this.shard = config?.shard ?? null;
     if (this.shard) this.outputDir = `${this.outputDir}/${shardFolder(this.shard)}`;
     for (const test of suite?.allTests() ?? []) {
@@ -70,6 +78,7 @@ export default class RuleMatrixReporter implements Reporter {
 
   // async only because Reporter types a returned status as a Promise; everything happens before it resolves.
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    if (this.listOnly) return { status: 'passed' };
     // The preflight found a set-up mistake (it said which, above): bad configuration, nothing was judged.
     const found = readPreflight();
     if (found?.verdict === 'configuration') {
@@ -80,6 +89,16 @@ export default class RuleMatrixReporter implements Reporter {
       });
       const md = shortPath(`${this.outputDir}/conformance.md`);
       console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);
+      return { status: 'failed' };
+    }
+    let baseline: BaselineInput | null = null;
+    const baselineFile = process.env.CONFORMANCE_BASELINE?.trim();
+    try {
+      baseline = baselineFile ? readBaseline(baselineFile, today()) : null;
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      console.error(error.message);
+      writeConfigErrorMatrix(this.outputDir, [error.message]);
       return { status: 'failed' };
     }
     const grep = process.env.CONFORMANCE_GREP?.trim();
@@ -110,6 +129,14 @@ export default class RuleMatrixReporter implements Reporter {
       };
       this.records.set(id, record);
     }
+    // Every request of the run, in requests.ndjson and requests.har; each record names the lines of its own.
+    const log = process.env.CONFORMANCE_REQUEST_LOG?.trim();
+    mkdirSync(this.outputDir, { recursive: true });
+    const logged = log ? writeRequestLog(log, this.outputDir, ownVersion()) : undefined;
+    for (const [id, record] of this.records) {
+      const lines = logged?.lines.get(id);
+      if (lines) this.records.set(id, { ...record, requestLines: lines });
+    }
     const records = [...this.records.values()];
     const preflight = Number(process.env.CONFORMANCE_PREFLIGHT_REQUESTS ?? 0);
     // The ledger counts every request of the run (retries, and checks whose worker was replaced);
@@ -127,14 +154,33 @@ export default class RuleMatrixReporter implements Reporter {
       strict: process.env.CONFORMANCE_STRICT === '1',
       shard: this.shard,
       target: readTargetInfo() ?? null,
+      baseline,
     });
-    writeSummary(this.outputDir, summary);
+    // Playwright's HTML report (after this reporter in the config) takes its title from here: the outcome.
+    process.env.PLAYWRIGHT_HTML_TITLE = redact(`Payment API conformance: ${headline(summary)}`);
+    writeReports(this.outputDir, summary);
     // A run that judged nothing (an unreachable target) prints no table of "not run" rows: the error above says
     // why, once.
     const judged = records.some((c) => c.verdict !== 'not run');
     const md = shortPath(`${this.outputDir}/conformance.md`);
     if (judged) console.log(redact(consoleTable(summary, md)));
     else console.log(redact(`${outcomeLine(summary.outcome).replace(/\): .*/, '): no check ran')}. Matrix: ${md}`));
+    if (logged) {
+      const short = shortPath(join(this.outputDir, REQUESTS_FILE));
+      const gap =
+        logged.count === requests ? '' : ` (the run counted ${requests}: a process was killed before it logged)`;
+      console.log(`Requests: ${short} (${logged.count} lines${gap}) and ${shortPath(join(this.outputDir, HAR_FILE))}`);
+    }
+    const write = process.env.CONFORMANCE_WRITE_BASELINE?.trim();
+    if (write) {
+      const written = baselineFrom(summary.checks, today(), baseline?.entries);
+      mkdirSync(dirname(resolve(write)), { recursive: true });
+      writeFileSync(write, redact(`${JSON.stringify(written, null, 2)}\n`));
+      console.log(
+        `Baseline written: ${shortPath(resolve(write))} (${written.entries.length} entr${written.entries.length === 1 ? 'y' : 'ies'}); ` +
+          'edit each reason and date, then run with --baseline',
+      );
+    }
     // Playwright's own exit code agrees on zero / non-zero; payment-api-conformance exits with outcome.exitCode.
     return { status: summary.outcome.exitCode === 0 ? 'passed' : 'failed' };
   }
@@ -177,6 +223,17 @@ export function writeConfigErrorMatrix(
     ...targetLines(run.target),
   ];
   writeFileSync(`${outputDir}/conformance.md`, redact(`${md.join('\n')}\n`));
+}
+
+/** This package's version (its package.json, above this module in a clone and in dist/). */
+function ownVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'payment-api-conformance') return pkg.version ?? '';
+  }
+  return '';
 }
 
 /** The run's seed, which playwright.config.ts picked or took from FC_SEED; null when there is none. */

@@ -8,14 +8,31 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { RULES } from '../core/model/rules.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
-import { type Cause, type CheckRecord, evidenceOf, SEVERITY, type Verdict } from '../core/model/verdict.ts';
+import {
+  type Cause,
+  type CheckRecord,
+  evidenceOf,
+  RULE_SEVERITY,
+  type RuleVerdict,
+  ruleVerdictOf,
+} from '../core/model/verdict.ts';
+import {
+  type BaselineInput,
+  type Deviations,
+  expiredLine,
+  expiredLines,
+  fixedLine,
+  judgeBaseline,
+  knownLine,
+  unjudgedLine,
+} from './baseline.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
   id: string;
   section: string;
   level: string;
-  verdict: Verdict;
+  verdict: RuleVerdict;
   cause?: Cause;
   evidence: string;
   checks: number;
@@ -39,6 +56,8 @@ export interface RunInfo {
   shard: { current: number; total: number } | null;
   /** Which API was checked: base URL, profile, the optional inputs configured (names only), the suite's version. */
   target?: TargetInfo | null;
+  /** The known deviations the run was judged against (--baseline), if any: kept so that merge judges alike. */
+  baseline?: BaselineInput | null;
 }
 
 /** What conformance.json holds. */
@@ -50,6 +69,8 @@ export interface Summary extends RunInfo {
   rules: RuleRow[];
   /** Every check's record, in catalogue order of their rules. */
   checks: CheckRecord[];
+  /** What the baseline made of the run (known, fixed, expired entries), when there was one. */
+  deviations?: Deviations;
 }
 
 /** conformance.json's layout version: bumped when a field changes meaning or goes away. */
@@ -59,7 +80,10 @@ const order = (id: string) => RULES.findIndex((r) => r.id === id);
 
 /** The rule matrix of these records. */
 export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
-  const checks = [...records].sort((a, b) => order(a.rule) - order(b.rule));
+  // Known deviations are marked on their records first (reporters/baseline.ts): the rows, the outcome and every
+  // report read the marks.
+  const judged = info.baseline ? judgeBaseline(records, info.baseline) : undefined;
+  const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
   const rows = RULES.map((r) =>
     ruleRow(
       r,
@@ -72,8 +96,9 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
     globalErrors: info.globalErrors,
     transportFailures: info.transportFailures,
     strict: info.strict,
+    baselineExpired: expiredLines(judged?.deviations),
   });
-  const verdicts = Object.fromEntries(SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
+  const verdicts = Object.fromEntries(RULE_SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
   return {
     schemaVersion: SCHEMA_VERSION,
     ...info,
@@ -82,6 +107,7 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
     verdicts,
     rules: rows,
     checks,
+    ...(judged ? { deviations: judged.deviations } : {}),
   };
 }
 
@@ -95,11 +121,16 @@ export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[
   if (checks.length === 0) {
     return { ...base, verdict: 'not run', cause: 'not selected', evidence: 'not selected', checks: 0, requests, notes };
   }
-  const worst = checks.reduce((a, b) => (SEVERITY.indexOf(b.verdict) < SEVERITY.indexOf(a.verdict) ? b : a));
+  const rank = (c: CheckRecord) => RULE_SEVERITY.indexOf(ruleVerdictOf(c));
+  const worst = checks.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+  const verdict = ruleVerdictOf(worst);
   const passed = checks.filter((c) => c.verdict === 'pass').length;
-  const evidence = worst.verdict === 'pass' ? `${passed}/${checks.length} checks passed` : evidenceOf(worst);
+  const known = worst.known ? `known (${worst.known.reason}, until ${worst.known.until}): ` : '';
+  const evidence = verdict === 'pass' ? `${passed}/${checks.length} checks passed` : `${known}${evidenceOf(worst)}`;
   const cause = worst.cause ? { cause: worst.cause } : {};
-  return { ...base, verdict: worst.verdict, ...cause, evidence, checks: checks.length, requests, notes };
+  // A note that only repeats the evidence goes.
+  const said = notes.filter((n) => n !== `not exercised: ${evidence}`);
+  return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said };
 }
 
 /** Writes conformance.json and conformance.md into `dir`, secret-free. */
@@ -111,6 +142,71 @@ export function writeSummary(dir: string, summary: Summary): void {
 
 const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
 const withNotes = (r: RuleRow) => (r.notes.length ? `${r.evidence} [${r.notes.join('; ')}]` : r.evidence);
+
+/**
+ * The headline of every report: the outcome, then what a reader asks next (the rules that failed, the known
+ * deviations, the rules not exercised): `nonconformant (exit 1): 1 rule failed (PAG-TOTAL); 1 known deviation (PAG-SIZE)`.
+ */
+export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'>): string {
+  const o = s.outcome;
+  const ids = (v: RuleRow['verdict']) => s.rules.filter((r) => r.verdict === v).map((r) => r.id);
+  const count = (n: number, one: string, many: string, list: string[] = []) =>
+    n === 0 ? [] : [`${n} ${n === 1 ? one : many}${list.length ? ` (${list.join(', ')})` : ''}`];
+  const failed = ids('fail');
+  const parts =
+    o.result === 'bad configuration' || o.result === 'inconclusive'
+      ? o.decidedBy.slice(0, 1)
+      : [
+          ...count(failed.length, 'rule failed', 'rules failed', failed),
+          ...count(s.deviations?.expired.length ?? 0, 'baseline entry expired', 'baseline entries expired'),
+          ...(failed.length === 0 && o.result === 'conformant' ? o.decidedBy.slice(0, 1) : []),
+        ];
+  // Rules with a known failure, whether or not a new one fails them too.
+  const known = s.rules.filter((r) => s.deviations?.known.some((k) => k.rule === r.id)).map((r) => r.id);
+  const unshown = ids('not exercised');
+  parts.push(
+    ...count(known.length, 'known deviation', 'known deviations', known),
+    ...count(unshown.length, 'rule not exercised', 'rules not exercised', unshown),
+  );
+  return `${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode})${parts.length ? `: ${parts.join('; ')}` : ''}`;
+}
+
+/** The baseline's lines for the reports: how many failures it knew, then its expired, fixed and unjudged entries. */
+export function baselineLines(d: Deviations | undefined, withKnown = false): string[] {
+  if (!d) return [];
+  const n = d.known.length;
+  return [
+    ...(withKnown ? d.known.map(knownLine) : n > 0 ? [`${n} failure${n === 1 ? '' : 's'} known (listed above)`] : []),
+    ...d.expired.map(expiredLine),
+    ...d.fixed.map(fixedLine),
+    ...d.unjudged.map(unjudgedLine),
+  ];
+}
+
+/** `requests.ndjson lines 120–160`: where a check's requests are, when the run logged them. */
+export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines'>, file = 'requests.ndjson'): string | undefined =>
+  c.requestLines ? `${file} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
+
+/** The checks that failed (new failures and findings first, then known ones), with where their requests are. */
+function findingLines(s: Summary): string[] {
+  const findings = s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'advisory');
+  const sorted = [...findings.filter((c) => !c.known), ...findings.filter((c) => c.known)];
+  return sorted.map((c) => {
+    const what = c.known
+      ? `known (${c.known.reason}, until ${c.known.until})`
+      : c.verdict === 'fail'
+        ? 'new failure'
+        : 'advisory';
+    const where = requestLinesOf(c);
+    return `${what}: ${c.check}${where ? ` — its requests: ${where}` : ''}`;
+  });
+}
+
+/** Whether the outcome line leaves out what the headline says: known deviations, rules not exercised. */
+const inShort = (s: Summary) =>
+  (s.deviations?.known.length ?? 0) > 0 ||
+  (s.deviations?.expired.length ?? 0) > 0 ||
+  s.rules.some((r) => r.verdict === 'not exercised');
 
 /** The outcome in one line: `conformant for the 2 selected rules (exit 0): …`. */
 export function outcomeLine(o: Outcome, max = 3): string {
@@ -140,7 +236,9 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
     : [];
   const preflight = s.preflightRequests ? `, ${s.preflightRequests} of them the preflight` : '';
-  const verdicts = SEVERITY.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${v}`);
+  const verdicts = RULE_SEVERITY.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${v}`);
+  const findings = findingLines(s);
+  const deviations = baselineLines(s.deviations);
   return [
     '',
     `Rule matrix (${rerun(s.seed)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
@@ -148,11 +246,14 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     head,
     ...lines,
     '',
+    ...(findings.length ? ['Findings:', ...findings.map((l) => `  ${l}`), ''] : []),
+    ...(deviations.length ? [`Baseline ${s.deviations?.file}:`, ...deviations.map((l) => `  ${l}`), ''] : []),
     ...gone,
     ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
     `Requests sent: ${s.requests} (GET only${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
+    ...(inShort(s) ? [`In short: ${headline(s)}`] : []),
   ].join('\n');
 }
 
@@ -164,10 +265,13 @@ export function targetLines(t: TargetInfo | null | undefined): string[] {
 function markdown(s: Summary): string {
   const esc = (t: string) => t.replace(/\|/g, '\\|');
   const shard = s.shard ? ` Shard ${s.shard.current} of ${s.shard.total}.` : '';
+  const findings = findingLines(s);
+  const deviations = baselineLines(s.deviations);
   return [
     '# Conformance rule matrix',
     '',
     `Outcome: **${s.outcome.result}**${s.outcome.scope ? ` ${s.outcome.scope}` : ''} (exit ${s.outcome.exitCode}).${shard}`,
+    ...(inShort(s) ? ['', `In short: ${esc(headline(s))}.`] : []),
     '',
     ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
     '',
@@ -180,8 +284,12 @@ function markdown(s: Summary): string {
       (r) => `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
     ),
     '',
+    ...(findings.length ? ['Findings:', '', ...findings.map((l) => `- ${esc(l)}`), ''] : []),
     ...(interrupted(s).length
       ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
+      : []),
+    ...(deviations.length
+      ? [`Baseline \`${s.deviations?.file}\`:`, '', ...deviations.map((l) => `- ${esc(l)}`), '']
       : []),
   ].join('\n');
 }

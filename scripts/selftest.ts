@@ -14,13 +14,17 @@
  *  10. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
  *      BOM, gzip or 1xx, a total of 10^12, and the bundled mock set up wrong: the exit code each deserves, in bounded
  *      time, one sentence, no key (tests/e2e/hostile.ts)
- *  11. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  11. the CI user's workflow: known deviations (--write-baseline, --baseline: known, new, fixed, expired), diff of two
+ *      runs, requests.ndjson/.har as long as the run says, JUnit failures, --list-rules, `-- --list`, and the HTML pages
+ *      (conformance.html, fidelity.html, the Allure report) opened from disk in Chromium with the outcome as headline
+ *  12. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../mock/identity.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
+import { runCiWorkflow } from '../tests/e2e/ci-workflow.ts';
 import { runHostile } from '../tests/e2e/hostile.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
@@ -176,6 +180,10 @@ await stage('changing-data', async () => {
 
 await stage('hostile', async () =>
   scenarios(await runHostile(), 'first contact: hostile targets and set-up mistakes, side by side'),
+);
+
+await stage('ci-workflow', async () =>
+  scenarios(await runCiWorkflow(), 'baseline, diff, request log, JUnit, pages in Chromium from disk'),
 );
 
 await stage('artifacts', () => {

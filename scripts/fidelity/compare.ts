@@ -95,7 +95,12 @@ export function buildCases(seed: number, runs: number, statuses: readonly string
 }
 
 /** One aspect of an answer: `key` is compared, `shown` is what the tables show. The first aspect is the status. */
-export type Aspect = { aspect: string; rule: RuleId; key: string; shown: string };
+export type Aspect = { aspect: string; rule: RuleId; key: string; shown: string } & {
+  /** A check of the suite (or the access oracle) found this aspect of the answer wrong. */
+  violated?: true;
+  /** The status aspect: the HTTP status received. */
+  code?: number;
+};
 export type Sent = { offset?: number; defaultLimit: number; keyMode: (slot: KeySlot) => 'test' | 'live' };
 
 /** Top-level field names and JSON types of a body: `{message: string, success: boolean}`, `not JSON`, `empty`. */
@@ -110,14 +115,22 @@ export function bodyShape(e: Exchange): string {
  * a non-2xx body's shape, and for a 2xx the checks of the case's kind. */
 export function judge(c: Case, e: Exchange, sent: Sent): Aspect[] {
   const out: Aspect[] = [];
-  const add = (aspect: string, rule: RuleId, key: string, shown = key) =>
-    out.push({ aspect, rule, key, shown: redact(shown) });
+  const add = (aspect: string, rule: RuleId, key: string, shown = key, extra: Partial<Aspect> = {}) =>
+    out.push({ aspect, rule, key, shown: redact(shown), ...extra });
+  const bad = (wrong: boolean): Partial<Aspect> => (wrong ? { violated: true } : {});
   const check = (aspect: string, rule: RuleId, v: Violation | undefined) =>
-    add(aspect, rule, v ? 'violated' : 'ok', v ? `violated: ${v.received}` : 'ok');
+    add(aspect, rule, v ? 'violated' : 'ok', v ? `violated: ${v.received}` : 'ok', bad(v !== undefined));
   const expected = c.access && expectedAccess(c.access, sent.keyMode);
   const verdict = !expected || expected.allowed(e.status) ? '' : ` (expected ${expected.answer})`;
-  add('status', c.rule, expected ? String(e.status) : `${Math.floor(e.status / 100)}xx`, `${e.status}${verdict}`);
-  add('key echoed', 'KEY-SECRET', e.keyLeak ? 'yes' : 'no', e.keyLeak ? `yes, in the ${e.keyLeak}` : 'no');
+  const status = expected ? String(e.status) : `${Math.floor(e.status / 100)}xx`;
+  add('status', c.rule, status, `${e.status}${verdict}`, { code: e.status, ...bad(verdict !== '') });
+  add(
+    'key echoed',
+    'KEY-SECRET',
+    e.keyLeak ? 'yes' : 'no',
+    e.keyLeak ? `yes, in the ${e.keyLeak}` : 'no',
+    bad(!!e.keyLeak),
+  );
   const [w, cap] = [c.window, c.cap ?? ((c.window?.limit ?? 0) > MAX_LIMIT ? c.window?.limit : undefined)];
   if (e.status < 200 || e.status > 299) add('error body', c.rule, bodyShape(e));
   else if (c.access) return out;
@@ -132,7 +145,8 @@ export function judge(c: Case, e: Exchange, sent: Sent): Aspect[] {
   return out;
 }
 
-export type Difference = { rule: RuleId; aspect: string; a: string; b: string };
+/** `target`: with more than two targets, the one (B, C, …) whose answer differs from A's. */
+export type Difference = { rule: RuleId; aspect: string; a: string; b: string; target?: string };
 /** Where two answers differ; when their status differs, only the status and key echo (the rest would repeat it). */
 export function compare(a: Aspect[], b: Aspect[]): Difference[] {
   const [A, B] = [new Map(a.map((x) => [x.aspect, x])), new Map(b.map((x) => [x.aspect, x]))];
@@ -146,12 +160,14 @@ export function compare(a: Aspect[], b: Aspect[]): Difference[] {
 }
 
 export type Result = { case: Case; skipped?: string; requests?: string[]; a?: Aspect[]; b?: Aspect[] } & {
+  /** Every target's judged answer, A first (a and b are the first two). */
+  answers?: Aspect[][];
   differences: Difference[];
 };
 export type RuleRow = { rule: RuleId; compared: number; differ: number; skipped: number; first: string };
 
 const informs = (r: Result, id: RuleId) =>
-  r.case.rule === id || [...(r.a ?? []), ...(r.b ?? [])].some((x) => x.rule === id);
+  r.case.rule === id || [...(r.a ?? []), ...(r.b ?? []), ...(r.answers ?? []).flat()].some((x) => x.rule === id);
 /** Per rule: the cases that inform it (status or an aspect), how many differ or were skipped, the first difference. */
 export function ruleTable(results: Result[]): RuleRow[] {
   return RULES.flatMap(({ id }) => {

@@ -1,7 +1,8 @@
 /**
- * `npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]`: the same deterministic cases
- * sent to two targets (offsets placed against each target's own `total`), every answer judged by the suite's checks,
- * and a per-rule table of where the answers differ (docs/fidelity.md). Exit: 0 ran (differences are findings),
+ * `npm run fidelity -- <envA> <envB> [<envC> …] [--seed N] [--runs N] [--out DIR] [--fail-on-diff]`: the same
+ * deterministic cases sent to two or more targets (offsets placed against each target's own `total`), every answer
+ * judged by the suite's checks, and a per-rule table of where the answers differ from A's (docs/fidelity.md), also as
+ * one HTML page (fidelity.html: rules and cases by targets). Exit: 0 ran (differences are findings),
  * 1 differences with --fail-on-diff or a target unreachable, 2 bad usage or env file.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,17 +19,19 @@ import type { Target } from '../../core/model/target.ts';
 import { keyModes, sendCase } from '../../core/run/access-property.ts';
 import { ConfigError, NO_BUNDLED_MOCK, resolveTarget } from '../../core/run/config.ts';
 import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './compare.ts';
+import { fidelityHtml } from './html.ts';
 
-export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [--seed N] [--runs N] [--out DIR] [--fail-on-diff]
-  The env files are read like .env.example. --seed (1) and --runs (12) fix the cases; --out (reports) gets
-  fidelity.json and fidelity.md; --fail-on-diff exits 1 when any case is answered differently.`;
+export const USAGE = `Usage: npm run fidelity -- <envA> <envB> [<envC> …] [--seed N] [--runs N] [--out DIR] [--fail-on-diff]
+  The env files are read like .env.example; A is the reference the others are compared with. --seed (1) and --runs
+  (12) fix the cases; --out (reports) gets fidelity.json, fidelity.md and fidelity.html; --fail-on-diff exits 1 when
+  any case is answered differently.`;
 
 type Side = { name: string; file: string; env: Record<string, string>; target: Target; api: ApiClient; total: number };
 
 /** Both files, parsed with dotenv (never into process.env) and validated by the suite's own loader. */
 export function loadSides(files: string[]): Side[] {
   return files.map((file, i) => {
-    const name = i === 0 ? 'A' : 'B';
+    const name = String.fromCharCode(65 + i);
     try {
       const env = dotenv.parse(readFileSync(file));
       if (!env.API_BASE_URL?.trim()) throw new ConfigError(['API_BASE_URL is not set (a running target is needed)']);
@@ -70,7 +73,9 @@ export async function main(argv: string[], io = { out: console.log, err: console
     const { values: v, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options });
     const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
     o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), out: v.out ?? 'reports' };
-    if (files.length !== 2 || o.seed < 0 || o.runs < 1) throw new Error('two env files, --seed ≥ 0, --runs ≥ 1');
+    if (files.length < 2 || files.length > 26 || o.seed < 0 || o.runs < 1) {
+      throw new Error('two or more env files, --seed ≥ 0, --runs ≥ 1');
+    }
     sides = loadSides(files);
   } catch (error) {
     const usage = error instanceof ConfigError ? error.problems.join('\n') : `${(error as Error).message}\n${USAGE}`;
@@ -92,7 +97,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
   const cases = buildCases(o.seed, o.runs, [...statuses]);
   const lacking = (c: Case) => c.needs.filter((v) => sides.some((s) => !s.env[v]?.trim()));
   const sent = cases.filter((c) => lacking(c).length === 0);
-  const [A, B] = await Promise.all(
+  const all = await Promise.all(
     sides.map(async (s) => {
       const answers = new Map<string, Awaited<ReturnType<typeof ask>>>();
       for (const c of sent) answers.set(c.id, await ask(s, c));
@@ -100,10 +105,18 @@ export async function main(argv: string[], io = { out: console.log, err: console
     }),
   );
   const results: Result[] = cases.map((c) => {
-    const [a, b] = [A?.get(c.id), B?.get(c.id)];
-    if (!a || !b) return { case: c, skipped: `needs ${lacking(c).join(', ')}`, differences: [] };
-    const differences = compare(a.aspects, b.aspects);
-    return { case: c, requests: [a.request, b.request], a: a.aspects, b: b.aspects, differences };
+    const got = all.map((answers) => answers.get(c.id));
+    const [a, b] = got;
+    if (!a || !b || got.some((x) => !x)) return { case: c, skipped: `needs ${lacking(c).join(', ')}`, differences: [] };
+    const answers = got.map((x) => x?.aspects ?? []);
+    // Each other target against A; with more than two, each difference names its target.
+    const differences = answers
+      .slice(1)
+      .flatMap((x, i) =>
+        compare(a.aspects, x).map((d) => (sides.length > 2 ? { ...d, target: sides[i + 1]?.name } : d)),
+      );
+    const requests = got.map((x) => x?.request ?? '—');
+    return { case: c, requests, a: a.aspects, b: b.aspects, ...(sides.length > 2 ? { answers } : {}), differences };
   });
   const alike = results.filter((r) => !r.skipped && r.differences.length === 0).length;
   const summary = `fidelity: ${alike}/${sent.length} cases answered alike (${cases.length - sent.length} skipped)`;
@@ -117,14 +130,35 @@ export async function main(argv: string[], io = { out: console.log, err: console
 
   const cells = (r: string[]) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   const md = ([head = [], ...rows]: string[][]) => [head, head.map(() => '---'), ...rows].map(cells);
-  const row = (r: Result) => r.differences.map((d) => [d.rule, `${r.case.id} ${r.case.label}`, d.aspect, d.a, d.b]);
+  const many = sides.length > 2;
+  const row = (r: Result) =>
+    r.differences.map((d) => [
+      d.rule,
+      `${r.case.id} ${r.case.label}`,
+      d.aspect,
+      d.a,
+      ...(many ? [d.target ?? ''] : []),
+      d.b,
+    ]);
   const differences = results.flatMap(row);
   const markdown = ['# Fidelity report\n', ...targets.map((t) => `- ${t}`), `\n**${summary}**\n`, ...md(ruleRows)];
-  markdown.push('\n## Every difference\n', ...md([['rule', 'case', 'aspect', 'A', 'B'], ...differences]));
+  const head = ['rule', 'case', 'aspect', 'A', ...(many ? ['target', 'its answer'] : ['B'])];
+  markdown.push('\n## Every difference\n', ...md([head, ...differences]));
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'fidelity.md'), redact(`${markdown.join('\n')}\n`));
   const json = { seed: o.seed, runs: o.runs, targets, summary, rules, results };
   writeFileSync(join(o.out, 'fidelity.json'), redact(`${JSON.stringify(json, null, 2)}\n`));
+  const shownSides = sides.map((s) => ({
+    name: s.name,
+    file: s.file,
+    baseURL: s.target.baseURL,
+    total: s.total,
+    sent: s.api.sent,
+  }));
+  writeFileSync(
+    join(o.out, 'fidelity.html'),
+    fidelityHtml({ seed: o.seed, runs: o.runs, sides: shownSides, summary, rules, results }),
+  );
   return o['fail-on-diff'] && alike < sent.length ? 1 : 0;
 }
 

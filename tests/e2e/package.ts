@@ -182,6 +182,21 @@ export async function runPackage(): Promise<PackageResult[]> {
       `exit ${wrong.status}, ${judged.decidedBy?.[0]?.slice(0, 60)}…`,
     );
 
+    // The HTML report without Allure (a devDependency): conformance.html, and how to get Allure.
+    const html = await command(app, ['report', '--reports', 'out/faulty'], cleanEnv(), 'report');
+    const rules = await command(app, ['--list-rules'], cleanEnv(), 'list-rules');
+    report(
+      'report and --list-rules (compiled commands)',
+      [
+        ...(html.status === 0 && existsSync(join(app, 'out', 'faulty', 'conformance.html'))
+          ? []
+          : [`report exited ${html.status}: ${html.output.slice(-300)}`]),
+        ...(html.output.includes('npm install --no-save allure@') ? [] : ['report does not say how to get Allure']),
+        ...(rules.status === 0 && rules.output.includes('PAG-TOTAL') ? [] : [`--list-rules exited ${rules.status}`]),
+      ],
+      `report exit ${html.status} (conformance.html; Allure: how to get it); --list-rules exit ${rules.status}`,
+    );
+
     // What those runs wrote and printed; the env files are the user's own and hold keys by design.
     rmSync(join(app, 'faulty.env'));
     const keys = [...Object.values(CANARY_KEYS), ...Object.values(faulty.env).filter((v) => v.startsWith('sk_'))];

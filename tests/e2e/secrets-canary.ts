@@ -2,10 +2,10 @@
  * Secrets canary (run by npm test): the real conformance run (playwright.config.ts, all reporters) with
  * canary keys against targets that are down, hang, answer garbage, or echo the key back; then every
  * artifact (HTML report with its embedded zip, JUnit, JSON, Allure results, test-results, the rule
- * matrix) and the run's console output are scanned for the canary keys in all their forms. Zero hits
+ * matrix, conformance.html, the request log requests.ndjson and requests.har) and the run's console output are scanned for the canary keys in all their forms. Zero hits
  * required, and the echoing target must have received and reflected the keys (else the scan proves nothing).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { closedPort, type HostileKind, startHostileTarget } from '../support/hostile-targets.ts';
 import { runSuite } from '../support/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
@@ -62,6 +62,10 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
     problems.push('no request carried a key: the scan would prove nothing');
   if (scenario === 'echo' && target && target.stats.echoed === 0) problems.push('the target echoed no key back');
   if (scan.hits.length > 0) problems.push(`${scan.hits.length} key leak(s)`);
+  // The request log holds every request with its answer (the echoed keys too): the scan must have seen it.
+  for (const file of ['requests.ndjson', 'requests.har']) {
+    if (!existsSync(`${dir}/${file}`)) problems.push(`no ${file}: the scan could not cover it`);
+  }
   // A target that is down gives one clear message, not a failure per check.
   const output = `${child.stdout}\n${child.stderr}`;
   if (scenario === 'down' && (!output.includes('is unreachable') || /\d+ failed/.test(output))) {

@@ -216,6 +216,7 @@ describe('rule matrix: files and console', () => {
     );
     assert.deepEqual(json.verdicts, {
       fail: 1,
+      known: 0,
       advisory: 1,
       inconclusive: 0,
       'not exercised': 0,

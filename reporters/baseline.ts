@@ -1,0 +1,163 @@
+/**
+ * The judgment of a run against its baseline of known deviations (core/model/baseline.ts), a pure function over the
+ * run's records, applied by `summarize` (reporters/summary.ts) so that the rule matrix of a run and of `merge` agree:
+ * - a failure (or advisory finding) that a live entry of its rule matches is known: marked on its record, it does not
+ *   fail the run;
+ * - a failure no entry matches is new: it fails the run as ever;
+ * - an entry whose checks ran and that matches no failure is fixed: "remove it from the baseline";
+ * - an entry past its `until` is expired: it excuses nothing and fails the run (exit 1), named;
+ * - an entry whose checks did not run (not selected, inconclusive) is not judged, and kept.
+ * `baselineFrom` writes a baseline from a run's failures (--write-baseline) for the team to edit.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  type BaselineEntry,
+  BaselineError,
+  describeEntry,
+  excusedBy,
+  isExpired,
+  parseBaseline,
+  selectsTitle,
+} from '../core/model/baseline.ts';
+import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
+
+export { type BaselineEntry, BaselineError } from '../core/model/baseline.ts';
+
+/** The baseline a run was judged against: its file, its entries and the date that decided expiry. */
+export interface BaselineInput {
+  file: string;
+  entries: BaselineEntry[];
+  /** YYYY-MM-DD: the day of the run. */
+  date: string;
+}
+
+/** A known failure of the run, as reports list it. */
+export interface KnownDeviation {
+  rule: string;
+  check: string;
+  reason: string;
+  until: string;
+  /** The entry that excused it, as shown: `PAG-SIZE "…"`. */
+  entry: string;
+}
+
+/** What the baseline made of the run. */
+export interface Deviations {
+  file: string;
+  known: KnownDeviation[];
+  /** Entries whose checks ran and found nothing they match: to be removed. */
+  fixed: BaselineEntry[];
+  /** Entries past their date: each fails the run. */
+  expired: BaselineEntry[];
+  /** Entries whose checks did not run: kept, not judged. */
+  unjudged: BaselineEntry[];
+}
+
+/** Verdicts of a check that ran and judged its rule. */
+const RAN: readonly Verdict[] = ['pass', 'fail', 'advisory', 'not exercised'];
+
+/** The records with the baseline's known failures marked (earlier marks dropped), and what became of each entry. */
+export function judgeBaseline(
+  records: readonly CheckRecord[],
+  baseline: BaselineInput,
+): { records: CheckRecord[]; deviations: Deviations } {
+  const used = new Set<BaselineEntry>();
+  const known: KnownDeviation[] = [];
+  const marked = records.map((r) => {
+    const { known: _earlier, ...plain } = r;
+    const entry = excusedBy(baseline.entries, plain, baseline.date);
+    if (!entry) return plain;
+    used.add(entry);
+    known.push({ rule: r.rule, check: r.check, reason: entry.reason, until: entry.until, entry: describeEntry(entry) });
+    return { ...plain, known: { reason: entry.reason, until: entry.until } };
+  });
+  const fixed: BaselineEntry[] = [];
+  const expired: BaselineEntry[] = [];
+  const unjudged: BaselineEntry[] = [];
+  for (const e of baseline.entries) {
+    if (isExpired(e, baseline.date)) expired.push(e);
+    else if (used.has(e)) continue;
+    else if (judged(e, records)) fixed.push(e);
+    else unjudged.push(e);
+  }
+  return { records: marked, deviations: { file: baseline.file, known, fixed, expired, unjudged } };
+}
+
+/**
+ * Whether this run judged what the entry is about: the checks whose title it names ran, or, when it names none, some
+ * check of its rule ran.
+ */
+function judged(e: BaselineEntry, records: readonly CheckRecord[]): boolean {
+  const ofRule = records.filter((r) => r.rule === e.rule);
+  const named = ofRule.filter((r) => selectsTitle(e.match, r.check));
+  return (named.length > 0 ? named : ofRule).some((r) => RAN.includes(r.verdict));
+}
+
+/** The lines that decide the outcome: each expired entry fails the run. */
+export function expiredLines(d: Deviations | undefined): string[] {
+  return (d?.expired ?? []).map(
+    (e) => `baseline entry ${describeEntry(e)} expired on ${e.until} (${d?.file}): renew its date or remove it`,
+  );
+}
+
+/** `PAG-SIZE: known (reason, until 2026-12-31)`, one per known failure. */
+export const knownLine = (k: KnownDeviation) => `${k.check}: known (${k.reason}, until ${k.until})`;
+export const fixedLine = (e: BaselineEntry) => `${describeEntry(e)}: fixed, remove it from the baseline`;
+export const expiredLine = (e: BaselineEntry) =>
+  `${describeEntry(e)}: expired on ${e.until}, renew its date or remove it`;
+export const unjudgedLine = (e: BaselineEntry) =>
+  `${describeEntry(e)}: not judged in this run (its checks did not run)`;
+
+/** Reads and checks a baseline file; throws BaselineError naming every problem (a bad configuration). */
+export function readBaseline(file: string, date: string): BaselineInput {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BaselineError(file, [`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  return { file, entries: parseBaseline(text, file), date };
+}
+
+/** The placeholder reason of a written baseline: the team replaces it with theirs. */
+export const PLACEHOLDER_REASON = 'TODO: why this deviation is accepted (a ticket, the vendor’s answer)';
+
+/** Adds `days` to a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * A baseline of a run's failures and advisory findings, one entry per check (its title as the match), for the team to
+ * edit: a failure already known keeps its entry; a new one gets a placeholder reason and `until` 30 days ahead.
+ */
+export function baselineFrom(
+  records: readonly CheckRecord[],
+  date: string,
+  previous: readonly BaselineEntry[] = [],
+): { entries: BaselineEntry[] } {
+  const entries: BaselineEntry[] = [];
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (r.verdict !== 'fail' && r.verdict !== 'advisory') continue;
+    const kept = r.known
+      ? previous.find(
+          (e) =>
+            e.rule === r.rule && e.reason === r.known?.reason && e.until === r.known?.until && excusedBy([e], r, date),
+        )
+      : undefined;
+    const entry: BaselineEntry = kept ?? {
+      rule: r.rule,
+      match: r.check,
+      reason: PLACEHOLDER_REASON,
+      until: addDays(date, 30),
+    };
+    const key = JSON.stringify(entry);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    entries.push(entry);
+  }
+  return { entries };
+}
