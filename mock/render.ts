@@ -29,6 +29,8 @@ export interface RenderHooks {
   body?(body: Record<string, unknown>, facts: RequestFacts): void;
   /** Rewrite a failure before its body is built. */
   error?(failure: Failure, facts: RequestFacts): void;
+  /** Rewrite the body as serialized (what a hand-written serializer puts on the wire); undefined keeps it. */
+  text?(body: string, status: number, facts: RequestFacts): string | undefined;
   /** Add or change response headers. */
   headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
 }
@@ -87,7 +89,10 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
   };
 
   return (decision: Decision, facts: RequestFacts, requestNo: number): Reply => {
-    const { status, body, type } = bodyOf(decision, facts);
+    const built = bodyOf(decision, facts);
+    const { status, type } = built;
+    let body = built.body;
+    for (const rewrite of board.text) body = rewrite(body, status, facts) ?? body;
     // A 204 carries neither a body nor Content-Length (RFC 9110 §8.6).
     const headers: Record<string, string | number> =
       type === undefined

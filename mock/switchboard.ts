@@ -66,6 +66,7 @@ export const HOOK_STAGES = {
   echo: { stage: 'query', module: 'query' },
   body: { stage: 'render', module: 'render' },
   error: { stage: 'render', module: 'render' },
+  text: { stage: 'render', module: 'render' },
   headers: { stage: 'render', module: 'render' },
 } as const satisfies { [P in HookPoint]: { stage: Stage; module: ModuleOf<P> } };
 

@@ -24,6 +24,24 @@ export const FILTER_SORT_FAULTS: readonly Fault[] = [
   fault('filter-case-insensitive', 'FLT-STATUS', 'filter[status]=completed matches COMPLETED', {
     oddStatus: (raw) => STATUSES.find((s) => s === raw.toUpperCase()),
   }),
+  fault(
+    'filter-like-pattern',
+    'FLT-STATUS',
+    'filter[status] is matched with SQL LIKE: COMP% or COMPLETE_ matches COMPLETED (the first status it matches)',
+    {
+      oddStatus: (raw) => {
+        if (!/[%_]/.test(raw)) return undefined;
+        const like = new RegExp(
+          `^${raw
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%/g, '.*')
+            .replace(/_/g, '.')}$`,
+          's',
+        );
+        return STATUSES.find((s) => like.test(s));
+      },
+    },
+  ),
   fault('filter-total-unfiltered', 'FLT-STATUS', 'data is filtered, but total counts the unfiltered set', {
     plan: (p) => {
       p.total = 'all';

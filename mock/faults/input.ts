@@ -9,6 +9,9 @@ const COLUMN_WIDTH = 255;
 const GUARD_LENGTH = 4096;
 const hasControlCharacter = (value: string) => [...value].some((ch) => ch.charCodeAt(0) < 0x20);
 
+/** A short index column: a status filter of 33 to 255 characters crashes, longer ones meet the 255 check first. */
+const INDEX_WIDTH = 32;
+
 export const INPUT_FAULTS: readonly Fault[] = [
   fault(
     'odd-input-500',
@@ -42,6 +45,30 @@ export const INPUT_FAULTS: readonly Fault[] = [
         if (!isTextParam(name) || value.length <= COLUMN_WIDTH) return undefined;
         if (value.length > GUARD_LENGTH) return reject(400, MESSAGES.valueTooLong, name);
         throw new FaultCrash('value too long for type character varying(255)');
+      },
+    },
+  ),
+  fault(
+    'odd-mid-length-filter-500',
+    'INP-ROBUST',
+    'a filter[status] of 33 to 255 characters crashes the handler (a varchar(32) index); shorter and longer values do not',
+    {
+      queryValue: (name, value) => {
+        const n = [...value].length;
+        if (name === 'filter[status]' && n > INDEX_WIDTH && n <= COLUMN_WIDTH)
+          throw new FaultCrash('index row size exceeds maximum for index "payments_status_idx"');
+        return undefined;
+      },
+    },
+  ),
+  fault(
+    'odd-bracketed-filter-500',
+    'INP-ROBUST',
+    'filter[status][]=X (a nested key the query parser turns into an array) crashes the handler: 500',
+    {
+      queryValue: (name) => {
+        if (name.startsWith('filter[status][')) throw new FaultCrash('status.toUpperCase is not a function');
+        return undefined;
       },
     },
   ),

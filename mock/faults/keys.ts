@@ -31,6 +31,18 @@ export const KEY_FAULTS: readonly Fault[] = [
     },
   ),
   fault(
+    'key-echo-json-escaped',
+    'KEY-SECRET',
+    '401 bodies quote the presented key with every character JSON-escaped ("\\u0073\\u006b…"): the raw bytes hold no key, a client decodes one',
+    {
+      text: (body, status, f) => {
+        if (status !== 401 || f.presented === undefined || !body.endsWith('}')) return undefined;
+        const escaped = [...f.presented].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+        return `${body.slice(0, -1)},"presented":"${escaped}"}`;
+      },
+    },
+  ),
+  fault(
     'key-echo-prefix-header',
     'KEY-SECRET',
     'every response to a keyed request carries X-Key-Hint: the first two thirds of the presented key, then "..."',

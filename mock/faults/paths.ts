@@ -2,7 +2,7 @@
  * Faults of routing (§5.2): a path spelling the router serves without the auth middleware, a mode check that
  * reads the path differently from the lookup, or what a gateway says about paths no endpoint serves.
  */
-import { listingKey } from '../data.ts';
+import { listingKey, MERCHANTS } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
 import { LIST_PREFIX, LIST_SUFFIX, type Route, routeOf } from '../routes.ts';
 import { type Fault, fault } from './fault.ts';
@@ -44,6 +44,24 @@ export const PATH_FAULTS: readonly Fault[] = [
       access: (a, r) => {
         if (a.merchant?.kind === 'sandbox' && a.mode === 'live' && rawMerchantSegment(r.path) !== a.merchantId)
           Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
+    },
+  ),
+  fault(
+    'merchant-id-case-mode-bypass',
+    'MODE-LIVE-SANDBOX',
+    'merchant ids are looked up case-insensitively, the mode check matches them exactly: MSB_… lets the live key in',
+    {
+      access: (a) => {
+        if (a.merchant) return;
+        const m = MERCHANTS.find((x) => x.id.toLowerCase() === a.merchantId.toLowerCase());
+        if (!m) return;
+        // The mode check ran on the id as written, which named no sandbox merchant: the lookup serves it anyway.
+        Object.assign(a, {
+          merchant: m,
+          failure: undefined,
+          listing: [listingKey(m.id, m.kind === 'sandbox' ? 'test' : a.mode)],
+        });
       },
     },
   ),

@@ -15,6 +15,15 @@ export const FILTER_SORT_PROBES: Record<string, Probe> = {
     const { c, f } = await p.both(list(SB, 'filter[status]=completed'));
     assert.deepEqual([c.body.total, f.body.total], [0, 107]);
   },
+  'filter-like-pattern': async (p) => {
+    for (const pattern of ['COMP%25', 'COMPLETE_', '%25PLETED']) {
+      const { c, f } = await p.both(list(SB, `filter[status]=${pattern}`));
+      assert.deepEqual([c.body.total, f.body.total], [0, 107], pattern);
+      assert.deepEqual(statuses(f.body), new Set(['COMPLETED']));
+    }
+    const exact = await p.both(list(SB, 'filter[status]=PENDING'));
+    assert.equal(exact.f.body.total, exact.c.body.total, 'an exact status as before');
+  },
   'filter-total-unfiltered': async (p) => {
     const { c, f } = await p.both(list(SB, 'filter[status]=COMPLETED'));
     assert.deepEqual([c.body.total, f.body.total], [107, 237]);

@@ -37,6 +37,17 @@ export const INPUT_PROBES: Record<string, Probe> = {
     assert.deepEqual([c.status, f.status, f.body.offset], [400, 200, -5]);
     assert.deepEqual(ids(f.body.data), ids((await page(p.clean.url, SB, 'offset=232&limit=5')).data));
   },
+  'odd-mid-length-filter-500': async (p) => {
+    for (const n of [33, 100, 255]) await assertCrash(p, list(SB, `filter[status]=${'A'.repeat(n)}`));
+    for (const n of [1, 32, 256]) await assertSame(p, list(SB, `filter[status]=${'A'.repeat(n)}`));
+    await assertSame(p, list(SB, `sort=${'A'.repeat(100)}`));
+  },
+  'odd-bracketed-filter-500': async (p) => {
+    await assertCrash(p, list(SB, 'filter[status][]=X'));
+    await assertCrash(p, list(SB, 'filter[status][a]=X'));
+    await assertSame(p, list(SB, 'limit[]=5'));
+    await assertSame(p, list(SB, 'filter[status]=COMPLETED'));
+  },
   'odd-long-value-500': async (p) => {
     for (const name of ['filter[status]', 'sort']) {
       await assertCrash(p, list(SB, `${name}=${'x'.repeat(COLUMN_WIDTH + 1)}`));

@@ -18,6 +18,15 @@ export const KEY_PROBES: Record<string, Probe> = {
     const { c, f } = await p.both(list(SB));
     assert.deepEqual([c.headers.get('x-api-key'), f.headers.get('x-api-key')], [null, KEYS.test]);
   },
+  'key-echo-json-escaped': async (p) => {
+    const wrong = `${KEYS.test}x`;
+    const { c, f } = await p.both(list(SB), wrong);
+    assert.deepEqual([c.status, f.status], [401, 401]);
+    assert.ok(!f.text.includes(wrong), 'the raw bytes hold no key');
+    assert.equal(f.body.presented, wrong, 'a client decodes it');
+    assert.equal(c.body.presented, undefined);
+    assert.equal((await call(p.faulty.url, list(SB))).body.presented, undefined, '200 bodies quote nothing');
+  },
   'key-echo-masked': async (p) => {
     const wrong = `${KEYS.test}x`;
     const { c, f } = await p.both(list(SB), wrong);

@@ -28,6 +28,13 @@ export const PATH_PROBES: Record<string, Probe> = {
     assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.live })).status, 404, 'plain spelling: 404');
     assert.equal((await call(p.faulty.url, encoded)).body.total, 237, 'the test key: as before');
   },
+  'merchant-id-case-mode-bypass': async (p) => {
+    const upper = list(SB.toUpperCase());
+    const { c, f } = await p.both(upper, KEYS.live);
+    assert.deepEqual([c.status, f.status, f.body.total], [404, 200, 237]);
+    assert.equal((await call(p.faulty.url, list(SB), { key: KEYS.live })).status, 404, 'as written: 404');
+    assert.equal((await call(p.faulty.url, upper)).body.total, 237, 'the test key is served the spelling too');
+  },
   'unknown-path-403': async (p) => {
     const { c, f } = await p.both('/merchant/statuses', null);
     assert.deepEqual([c.status, f.status], [401, 403]);
