@@ -23,7 +23,13 @@ export function ensureChromium(): { ok: true } | { ok: false; reason: string } {
   if (existsSync(CHROMIUM)) return { ok: true };
   if (process.getuid?.() !== 0)
     return { ok: false, reason: `${CHROMIUM} is missing and this is not root (apt-get install -y chromium)` };
-  const r = spawnSync('apt-get', ['install', '-y', '-q', 'chromium'], { encoding: 'utf8', timeout: 300_000 });
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-q', 'chromium'], { encoding: 'utf8', timeout: 300_000 });
+  let r = install();
+  if (existsSync(CHROMIUM)) return { ok: true };
+  // A fresh machine's package lists may be empty: read them once, then try again.
+  spawnSync('apt-get', ['update', '-q'], { encoding: 'utf8', timeout: 180_000 });
+  r = install();
   if (existsSync(CHROMIUM)) return { ok: true };
   const why = r.error ? r.error.message : (r.stderr || r.stdout).trim().split('\n').slice(-1)[0];
   return { ok: false, reason: `${CHROMIUM} is missing and apt-get install -y chromium failed (${why})` };
