@@ -6,6 +6,7 @@ import type { TestResult } from '@playwright/test/reporter';
 import { ruleIdOfTitle } from '../../core/model/rules.ts';
 import type { CheckRecord, Verdict } from '../../core/model/verdict.ts';
 import { VERDICT_ATTACHMENT } from '../../reporters/records.ts';
+import type { RunInfo } from '../../reporters/summary.ts';
 
 /** The record of the check titled `title` (its first word is the rule id). */
 export function checkRecord(title: string, verdict: Verdict, extra: Partial<CheckRecord> = {}): CheckRecord {
@@ -30,3 +31,17 @@ export function resultWith(status: TestResult['status'], record?: CheckRecord, e
     attachments,
   } as unknown as TestResult;
 }
+
+/** What a run was besides its checks, for summaries built in tests: a seed, a status, ten requests. */
+export const runInfo = (over: Partial<RunInfo> = {}): RunInfo => ({
+  seed: 7,
+  status: 'passed',
+  durationSeconds: 1,
+  requests: 10,
+  preflightRequests: 1,
+  transportFailures: 0,
+  globalErrors: [],
+  strict: false,
+  shard: null,
+  ...over,
+});

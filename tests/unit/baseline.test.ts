@@ -5,7 +5,7 @@ import { mergeResults } from '../../commands/merge.ts';
 import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
 import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
 import { headline, type RunInfo, summarize } from '../../reporters/summary.ts';
-import { checkRecord, failed } from '../support/records.ts';
+import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const DAY = '2026-11-24';
 const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({
@@ -15,19 +15,8 @@ const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({
   until: '2026-12-31',
   ...over,
 });
-const info = (entries: BaselineEntry[], over: Partial<RunInfo> = {}): RunInfo => ({
-  seed: 7,
-  status: 'failed',
-  durationSeconds: 1,
-  requests: 10,
-  preflightRequests: 1,
-  transportFailures: 0,
-  globalErrors: [],
-  strict: false,
-  shard: null,
-  baseline: { file: 'b.json', entries, date: DAY },
-  ...over,
-});
+const info = (entries: BaselineEntry[], over: Partial<RunInfo> = {}): RunInfo =>
+  runInfo({ status: 'failed', baseline: { file: 'b.json', entries, date: DAY }, ...over });
 const problems = (text: string) => {
   try {
     parseBaseline(text, 'b.json');

@@ -4,23 +4,12 @@ import { describe, test } from 'node:test';
 import { registerSecret } from '../../core/model/secrets.ts';
 import { junitXml, xml } from '../../reporters/junit.ts';
 import { type RunInfo, summarize } from '../../reporters/summary.ts';
-import { checkRecord, failed } from '../support/records.ts';
+import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const KEY = 'sk_test_JunitCANARYk3y9Zq2Wx7';
 registerSecret(KEY);
 
-const info = (over: Partial<RunInfo> = {}): RunInfo => ({
-  seed: 7,
-  status: 'failed',
-  durationSeconds: 1.5,
-  requests: 10,
-  preflightRequests: 1,
-  transportFailures: 0,
-  globalErrors: [],
-  strict: false,
-  shard: null,
-  ...over,
-});
+const info = (over: Partial<RunInfo> = {}): RunInfo => runInfo({ status: 'failed', durationSeconds: 1.5, ...over });
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 /** The whole <testcase> element of the check named so. */
 const caseOf = (text: string, name: string) => {

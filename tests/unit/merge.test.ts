@@ -7,20 +7,9 @@ import { after, describe, test } from 'node:test';
 import { main, mergeResults, missingShards } from '../../commands/merge.ts';
 import type { CheckRecord } from '../../core/model/verdict.ts';
 import { type RunInfo, summarize } from '../../reporters/summary.ts';
-import { checkRecord, failed } from '../support/records.ts';
+import { checkRecord, failed, runInfo } from '../support/records.ts';
 
-const info = (over: Partial<RunInfo> = {}): RunInfo => ({
-  seed: 7,
-  status: 'passed',
-  durationSeconds: 1,
-  requests: 10,
-  preflightRequests: 1,
-  transportFailures: 0,
-  globalErrors: [],
-  strict: false,
-  shard: null,
-  ...over,
-});
+const info = runInfo;
 const shard = (current: number, total: number, checks: CheckRecord[], over: Partial<RunInfo> = {}) =>
   summarize(checks, info({ shard: { current, total }, ...over }));
 
