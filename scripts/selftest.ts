@@ -11,13 +11,15 @@
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
- *  10. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
+ *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; a brand-new account
+ *      is conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
+ *  11. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
  *      BOM, gzip or 1xx, a total of 10^12, and the bundled mock set up wrong: the exit code each deserves, in bounded
  *      time, one sentence, no key (tests/e2e/hostile.ts)
- *  11. the CI user's workflow: known deviations (--write-baseline, --baseline: known, new, fixed, expired), diff of two
+ *  12. the CI user's workflow: known deviations (--write-baseline, --baseline: known, new, fixed, expired), diff of two
  *      runs, requests.ndjson/.har as long as the run says, JUnit failures, --list-rules, `-- --list`, and the HTML pages
  *      (conformance.html, fidelity.html, the Allure report) opened from disk in Chromium with the outcome as headline
- *  12. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  13. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import mockTarget from '../mock/identity.json' with { type: 'json' };
 import { runChangingData } from '../tests/e2e/changing-data.ts';
 import { runCiWorkflow } from '../tests/e2e/ci-workflow.ts';
+import { runEvidence } from '../tests/e2e/evidence.ts';
 import { runHostile } from '../tests/e2e/hostile.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
@@ -177,6 +180,10 @@ await stage('changing-data', async () => {
     'the mock growing under the whole suite: no false alarm, inconclusive where reads disagree',
   );
 });
+
+await stage('evidence', async () =>
+  scenarios(await runEvidence(), 'a total that depends on the query, a brand-new account: what verdicts rest on'),
+);
 
 await stage('hostile', async () =>
   scenarios(await runHostile(), 'first contact: hostile targets and set-up mistakes, side by side'),

@@ -44,18 +44,9 @@ const SCENARIOS: readonly Scenario[] = [
 ];
 
 /**
- * EXPECTED TO FIX — suite bugs, for the lead: rules that FAIL on a correct target whose data grows, i.e. false alarms
- * of the suite (specs/, core/), not of the target. Listed only so that this stage passes until the suite is fixed;
- * a failure of any other rule fails the stage. Take an entry off as soon as its rule never fails here.
- * - PAG-PARTITION, "the pages at limit 100 hold every record once, and the same records at every sort (any
- *   listing)" (specs/4.2-pagination.spec.ts): compares the memoised whole sets of the unsorted and the sorted listing,
- *   read at different moments, with sameSetViolation and no total guard: two sets of different totals (90 and 91)
- *   are reported as "not in …: pay_test_…" instead of "the data changed". Seen after every 10th request.
- * - FLT-BEFORE-PAGE, "a filtered walk at a small limit has full pages while matches remain, and every match once"
- *   (specs/4.2-filter-sort.spec.ts): each page of the filtered walk is judged by fullPageViolation against the match
- *   count learned earlier from the unfiltered set, without unlessChanged: "offset 9 limit 3: 1 records (10 COMPLETED
- *   records in all)", received "2 records (total 11)" — the page's own total says the data grew. Seen after every
- *   5th to 10th request (and on a new account's data after every 2nd).
+ * Rules known to fail on a correct target whose data grows (false alarms of the suite), listed so that the stage
+ * passes until they are fixed; a failure of any other rule fails it. Empty: PAG-PARTITION and FLT-BEFORE-PAGE, once
+ * listed here, go through the one data-changed judgment (core/run/changes.ts) like every check.
  */
 export const EXPECTED_TO_FIX: readonly string[] = [];
 

@@ -1,0 +1,83 @@
+/**
+ * Evidence (npm test): what a verdict rests on, end to end against the bundled mock.
+ * - A total that depends on the query (the fault total-after-offset: the same request answers the same total twice,
+ *   another window of the set another): exit 1, PAG-TOTAL failing, and no rule "inconclusive" — the data never changed.
+ * - A brand-new account (the variant data=new-account: seven sandbox payments, no live payment): exit 0, and the rules
+ *   its data cannot show are "not exercised" with the reason (LIM-CAP: no listing over 100 records; MODE-ISOLATION:
+ *   an empty live listing), listed in the outcome; with CONFORMANCE_STRICT=1 the same run fails (exit 1).
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { type MockOptions, startMock } from '../../mock/index.ts';
+import { runSuite } from '../support/run-suite.ts';
+
+interface Matrix {
+  outcome: { exitCode: number; decidedBy: string[] };
+  rules: Array<{ id: string; verdict: string; evidence: string }>;
+}
+
+interface Case {
+  scenario: string;
+  detail: string;
+  problems: string[];
+}
+
+async function run(name: string, mockOptions: MockOptions, extra: NodeJS.ProcessEnv = {}) {
+  const mock = await startMock(mockOptions);
+  const dir = `reports/evidence/${name}`;
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    const child = await runSuite({
+      ...process.env,
+      ...mock.env,
+      API_OLD_KEY: mock.env.API_REVOKED_KEY,
+      CONFORMANCE_PROFILE: '',
+      CONFORMANCE_REPORTS_DIR: dir,
+      FORCE_COLOR: '0',
+      ...extra,
+    });
+    const matrix = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')) as Matrix;
+    const verdict = (id: string) => matrix.rules.find((r) => r.id === id)?.verdict;
+    return { status: child.status, matrix, verdict };
+  } finally {
+    await mock.stop();
+  }
+}
+
+export async function runEvidence(): Promise<Case[]> {
+  const cases: Case[] = [];
+
+  const query = await run('total-after-offset', { faults: ['total-after-offset'] });
+  const inconclusive = query.matrix.rules.filter((r) => r.verdict === 'inconclusive').map((r) => r.id);
+  cases.push({
+    scenario: 'a total that depends on the query',
+    detail: `exit ${query.status}, PAG-TOTAL ${query.verdict('PAG-TOTAL')}, inconclusive: ${inconclusive.join(' ') || 'none'}`,
+    problems: [
+      ...(query.status === 1 ? [] : [`exit ${query.status}, expected 1`]),
+      ...(query.verdict('PAG-TOTAL') === 'fail' ? [] : ['PAG-TOTAL did not fail']),
+      ...inconclusive.map((id) => `${id} is inconclusive: the data never changed, the total depends on the query`),
+    ],
+  });
+
+  const fresh = await run('new-account', { variants: ['data=new-account'] });
+  const unshown = fresh.matrix.rules.filter((r) => r.verdict === 'not exercised').map((r) => r.id);
+  const said = fresh.matrix.outcome.decidedBy.some((l) => l.startsWith('not exercised: ') && l.includes('LIM-CAP'));
+  cases.push({
+    scenario: 'a brand-new account',
+    detail: `exit ${fresh.status}, not exercised: ${unshown.join(' ') || 'none'}`,
+    problems: [
+      ...(fresh.status === 0 ? [] : [`exit ${fresh.status}, expected 0`]),
+      ...['LIM-CAP', 'MODE-ISOLATION']
+        .filter((id) => !unshown.includes(id))
+        .map((id) => `${id} is ${fresh.verdict(id)}`),
+      ...(said ? [] : ['the outcome does not list what was not exercised']),
+    ],
+  });
+
+  const strict = await run('new-account-strict', { variants: ['data=new-account'] }, { CONFORMANCE_STRICT: '1' });
+  cases.push({
+    scenario: 'a brand-new account, CONFORMANCE_STRICT=1',
+    detail: `exit ${strict.status}`,
+    problems: strict.status === 1 ? [] : [`exit ${strict.status}, expected 1 (not exercised fails in strict mode)`],
+  });
+  return cases;
+}
