@@ -11,7 +11,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../support/run-suite.ts';
 
 /** Rules whose checks compare two or more reads of the target. */
 export const READ_COMPARING = [
@@ -72,10 +72,7 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   rmSync(dir, { recursive: true, force: true });
   const child = await runSuite({
     ...process.env,
-    ...mock.env,
-    // As for the bundled mock: its revoked key stands for the key a rotation replaced.
-    API_OLD_KEY: mock.env.API_REVOKED_KEY,
-    CONFORMANCE_PROFILE: '',
+    ...againstMock(mock.env),
     CONFORMANCE_REPORTS_DIR: dir,
     FC_NUM_RUNS: '5',
     FORCE_COLOR: '0',

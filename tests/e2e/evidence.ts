@@ -8,7 +8,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { type MockOptions, startMock } from '../../mock/index.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../support/run-suite.ts';
 
 interface Matrix {
   outcome: { exitCode: number; decidedBy: string[] };
@@ -28,9 +28,7 @@ async function run(name: string, mockOptions: MockOptions, extra: NodeJS.Process
   try {
     const child = await runSuite({
       ...process.env,
-      ...mock.env,
-      API_OLD_KEY: mock.env.API_REVOKED_KEY,
-      CONFORMANCE_PROFILE: '',
+      ...againstMock(mock.env),
       CONFORMANCE_REPORTS_DIR: dir,
       FORCE_COLOR: '0',
       ...extra,

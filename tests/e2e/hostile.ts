@@ -13,7 +13,7 @@ import { createServer, request, type Server, type ServerResponse } from 'node:ht
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type MockEnv, type RunningMock, startMock } from '../../mock/index.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../support/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
 import { CANARY_KEYS } from './secrets-canary.ts';
 
@@ -171,7 +171,7 @@ const fronted = (
     const f = await front(mock, change);
     return {
       args: ['--grep', grep],
-      env: { ...mockEnv(mock.env), API_BASE_URL: f.url },
+      env: { ...againstMock(mock.env), API_BASE_URL: f.url },
       stop: async () => {
         await f.stop();
         await mock.stop();
@@ -179,8 +179,6 @@ const fronted = (
     };
   },
 });
-
-const mockEnv = (env: MockEnv): NodeJS.ProcessEnv => ({ ...env, API_OLD_KEY: env.API_REVOKED_KEY });
 
 /** A case against the bundled mock set up wrong. */
 const misconfigured = (scenario: string, phrase: RegExp, change: (env: MockEnv) => NodeJS.ProcessEnv): Case => ({
@@ -190,7 +188,7 @@ const misconfigured = (scenario: string, phrase: RegExp, change: (env: MockEnv) 
   within: 20,
   start: async () => {
     const mock = await startMock({ port: 0 });
-    return { env: { ...mockEnv(mock.env), ...change(mock.env) }, stop: mock.stop };
+    return { env: { ...againstMock(mock.env), ...change(mock.env) }, stop: mock.stop };
   },
 });
 
@@ -353,7 +351,7 @@ const FAULT_CASE: Case = {
     mkdirSync('reports/hostile', { recursive: true });
     writeFileSync(
       file,
-      `${Object.entries(mockEnv(mock.env))
+      `${Object.entries(againstMock(mock.env))
         .map(([k, v]) => `${k}=${v}`)
         .join('\n')}\n`,
     );

@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
-import { runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../support/run-suite.ts';
 
 export interface SameSeedResult {
   seeds: [number, number];
@@ -22,10 +22,7 @@ async function requestsOf(seed: number, dir: string): Promise<{ set: Set<string>
   try {
     const run = await runSuite({
       ...process.env,
-      ...mock.env,
-      // The mock's revoked key also stands in for the rotated-out key, as in the bundled-mock profile.
-      API_OLD_KEY: mock.env.API_REVOKED_KEY,
-      CONFORMANCE_PROFILE: '',
+      ...againstMock(mock.env),
       CONFORMANCE_REPORTS_DIR: dir,
       FC_SEED: String(seed),
       FORCE_COLOR: '0',

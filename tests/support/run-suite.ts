@@ -5,6 +5,7 @@
  * 2 bad configuration, 3 inconclusive; `seconds` its wall time, from spawn to exit.
  */
 import { spawn } from 'node:child_process';
+import type { MockEnv } from '../../mock/index.ts';
 
 export interface SuiteRun {
   status: number | null;
@@ -44,4 +45,12 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
       resolve({ status, stdout, stderr, seconds: (performance.now() - started) / 1000 });
     });
   });
+}
+
+/**
+ * The variables of a run against a running mock (not the bundled one): its env, its revoked key standing also for the
+ * rotated-out key (as in the bundled-mock profile), and no profile that could send the run elsewhere.
+ */
+export function againstMock(env: MockEnv): NodeJS.ProcessEnv {
+  return { ...env, API_OLD_KEY: env.API_REVOKED_KEY, CONFORMANCE_PROFILE: '' };
 }
