@@ -20,6 +20,7 @@ export const MESSAGES = {
   otherMode: 'Merchant not found in this mode: sandbox merchants accept test keys only',
   modeForbidden: 'This key may not access this merchant in its mode',
   methodNotAllowed: 'Method not allowed',
+  unsupportedMediaType: 'Unsupported media type: send Content-Type: application/json',
   invalidOffset: 'offset must be a non-negative integer',
   invalidLimit: `limit must be an integer from 1 to ${IDENTITY.maxLimit}`,
   limitTooLarge: `limit must not exceed ${IDENTITY.maxLimit}`,

@@ -19,6 +19,8 @@ export interface RequestFacts {
   route: RouteKind;
   /** The key as presented (never sent back by the clean mock). */
   presented: string | undefined;
+  /** The request's Content-Type header, as sent. */
+  contentType?: string;
 }
 
 /** One stage's hooks, compiled: per hook point of `H`, the active faults' hooks in catalogue order. */

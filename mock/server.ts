@@ -45,6 +45,8 @@ export interface RecordedRequest {
 }
 
 const failed = (failure: Failure): Decision => ({ kind: 'failure', failure });
+/** `application/json`, parameters allowed (`; charset=utf-8`), any case. */
+const isJson = (type: string | undefined) => type?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 const ignore = () => {};
 
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
@@ -66,6 +68,10 @@ export function decide(
   facts.search = search;
   const route = firstAnswer(c.board.routes.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
+  // A strict gateway (documented-headers=enforced) refuses a request without the endpoint's documented headers first.
+  if (c.variants['documented-headers'] === 'enforced' && route.kind === 'status' && !isJson(facts.contentType)) {
+    return failed(reject(415, MESSAGES.unsupportedMediaType));
+  }
 
   // 2. Authenticate first: a request without a valid key gets 401 on any path, existing or not
   // (routing=route-first: on a path no endpoint serves, 404 comes first).
@@ -153,7 +159,13 @@ export function createMockServer(config: MockConfig): Server {
       target: req.url ?? '',
       auth: describeCredentials(config.keys, req.headers.authorization),
     });
-    const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
+    const facts: RequestFacts = {
+      path: '',
+      search: '',
+      route: 'unknown',
+      presented: undefined,
+      contentType: req.headers['content-type'],
+    };
     let decision: Decision;
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.

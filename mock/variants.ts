@@ -129,6 +129,13 @@ export const VARIANT_DIMENSIONS = [
     gap: '§1/§4 show paths relative to a base URL that is not shown; reading: API_BASE_URL may carry a path prefix',
   },
   {
+    name: 'documented-headers',
+    values: ['lenient', 'enforced'],
+    description:
+      'the headers the spec documents per endpoint: lenient = a request without them is served; enforced = /merchant/status without Content-Type: application/json gets 415, before authentication (a strict gateway)',
+    gap: '§4.1 lists Content-Type: application/json among the request headers of /merchant/status; reading: a target may refuse a request that lacks a documented header with a 4xx',
+  },
+  {
     name: 'data',
     values: ['default', 'new-account', 'large'],
     description:

@@ -7,7 +7,7 @@
  */
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import { baselineLines, headline, requestLinesOf, type Summary } from './summary.ts';
+import { baselineLines, headline, methodsOf, requestLinesOf, type Summary } from './summary.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -124,7 +124,7 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
   const deviations = baselineLines(s.deviations, true);
   const facts = [
     `seed ${s.seed ?? 'none'}${s.seed !== null ? ` (rerun with FC_SEED=${s.seed})` : ''}`,
-    `${s.requests} GET requests in ${s.durationSeconds} s (every one in requests.ndjson and requests.har)`,
+    `${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s (every one in requests.ndjson and requests.har)`,
     `run status ${s.status}`,
     ...(s.shard ? [`shard ${s.shard.current} of ${s.shard.total}`] : []),
   ];

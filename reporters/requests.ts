@@ -166,11 +166,13 @@ export function writeRequestLog(
   logDir: string,
   outputDir: string,
   version: string,
-): { lines: Map<string, [number, number]>; count: number } {
+): { lines: Map<string, [number, number]>; count: number; methods: string[] } {
   const { entries, lines } = orderRequests(readRequestLog(logDir));
   writeFileSync(join(outputDir, REQUESTS_FILE), redact(entries.map((e) => `${JSON.stringify(e)}\n`).join('')));
   const har = toHar(entries, version);
   writeFileSync(join(outputDir, HAR_FILE), redact(`${JSON.stringify(har, null, 1)}\n`));
   rmSync(logDir, { recursive: true, force: true });
-  return { lines, count: entries.length };
+  // The methods the run sent, from the log itself: the proof that it stayed read-only (GET, HEAD, OPTIONS).
+  const methods = [...new Set(entries.map((e) => e.method))].sort();
+  return { lines, count: entries.length, methods };
 }

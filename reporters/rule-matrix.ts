@@ -155,6 +155,7 @@ export default class RuleMatrixReporter implements Reporter {
       shard: this.shard,
       target: readTargetInfo() ?? null,
       baseline,
+      ...(logged ? { requestMethods: logged.methods } : {}),
     });
     // Playwright's HTML report (after this reporter in the config) takes its title from here: the outcome.
     process.env.PLAYWRIGHT_HTML_TITLE = redact(`Payment API conformance: ${headline(summary)}`);

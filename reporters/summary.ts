@@ -58,13 +58,14 @@ export interface RunInfo {
   target?: TargetInfo | null;
   /** The known deviations the run was judged against (--baseline), if any: kept so that merge judges alike. */
   baseline?: BaselineInput | null;
+  /** The methods the run's request log holds (GET, HEAD, OPTIONS: the suite is read-only); absent without a log. */
+  requestMethods?: string[];
 }
 
 /** What conformance.json holds. */
 export interface Summary extends RunInfo {
   schemaVersion: number;
   outcome: Outcome;
-  requestMethods: string[];
   verdicts: Record<string, number>;
   rules: RuleRow[];
   /** Every check's record, in catalogue order of their rules. */
@@ -77,6 +78,13 @@ export interface Summary extends RunInfo {
 export const SCHEMA_VERSION = 2;
 
 const order = (id: string) => RULES.findIndex((r) => r.id === id);
+
+/** The methods the run sent, as its request log holds them: `GET only`, `GET, HEAD, OPTIONS`. */
+export function methodsOf(s: Pick<Summary, 'requestMethods'>): string {
+  const m = s.requestMethods;
+  if (!m || m.length === 0) return 'safe methods only';
+  return m.length === 1 ? `${m[0]} only` : m.join(', ');
+}
 
 /** The rule matrix of these records. */
 export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
@@ -103,7 +111,6 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
     schemaVersion: SCHEMA_VERSION,
     ...info,
     outcome,
-    requestMethods: ['GET'],
     verdicts,
     rules: rows,
     checks,
@@ -250,7 +257,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     ...(deviations.length ? [`Baseline ${s.deviations?.file}:`, ...deviations.map((l) => `  ${l}`), ''] : []),
     ...gone,
     ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
-    `Requests sent: ${s.requests} (GET only${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
+    `Requests sent: ${s.requests} (${methodsOf(s)}${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
     ...(inShort(s) ? [`In short: ${headline(s)}`] : []),
@@ -276,7 +283,7 @@ function markdown(s: Summary): string {
     ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
     '',
     ...targetLines(s.target),
-    `Run status: ${s.status}; ${s.requests} GET requests in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
+    `Run status: ${s.status}; ${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     '| rule | section | level | verdict | requests | evidence |',
     '|---|---|---|---|---|---|',

@@ -33,6 +33,7 @@ import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
+import { scanRequestMethods } from '../tests/support/methods.ts';
 import { runSuite } from '../tests/support/run-suite.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 
@@ -198,7 +199,17 @@ await stage('artifacts', () => {
   const keys = [...Object.values(mockTarget.keys), ...Object.values(CANARY_KEYS)];
   const { files, hits } = scanPaths(['reports', 'test-results', 'playwright-report'], keys, [KEY_SHAPE]);
   for (const h of hits.slice(0, 10)) console.log(`    leak: ${h.file} (${h.form})`);
-  return passFail(hits.length === 0, `${files} files under reports/ scanned, ${hits.length} key occurrences`);
+  // Read-only: every request log any stage kept holds GET, HEAD and OPTIONS only (and there are logs to read).
+  const sent = scanRequestMethods(['reports']);
+  for (const u of sent.unsafe) console.log(`    unsafe method: ${u.method} in ${u.file}`);
+  const methods = Object.entries(sent.methods)
+    .map(([m, n]) => `${n} ${m}`)
+    .join(', ');
+  const readOnly = sent.unsafe.length === 0 && (sent.files > 0 || only.size > 0);
+  return passFail(
+    hits.length === 0 && readOnly,
+    `${files} files under reports/ scanned, ${hits.length} key occurrences; ${sent.files} request logs: ${methods || 'none'}`,
+  );
 });
 
 function listTests(): string[] {

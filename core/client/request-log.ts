@@ -12,6 +12,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Auth, authLabel, KEY_VARS } from '../model/credentials.ts';
+import type { SafeMethod } from '../model/endpoints.ts';
 import { redact } from '../model/secrets.ts';
 
 /** One attempt on the wire, as the client's observer sees it (ApiClient's `onExchange`). */
@@ -20,7 +21,7 @@ export interface WireExchange {
   started: number;
   /** How long it took, to the last byte of the answer or to the failure. */
   ms: number;
-  method: 'GET';
+  method: SafeMethod;
   url: string;
   auth: Auth;
   /** The answer; absent when the attempt failed in transport. */
@@ -41,7 +42,7 @@ export interface LoggedRequest {
   rule: string | null;
   /** Playwright's id of the check's test (ties the line to its record). */
   test: string | null;
-  method: 'GET';
+  method: SafeMethod;
   url: string;
   /** The slot of the key it carried (`API_TEST_KEY`), `literal` for a made-up credential, `none` without one. */
   key: string;

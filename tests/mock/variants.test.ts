@@ -304,6 +304,17 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     assertEnvelope(await page(base, SANDBOX, 'offset=2495'), 2495, 10);
     assert.equal((await page(base, MERCHANTS.live, '', KEYS.live)).total, 143, 'the other listings as usual');
   },
+  'documented-headers=enforced': async (base) => {
+    const json = { 'Content-Type': 'application/json' };
+    assert.equal((await call(base, '/merchant/status')).status, 415, 'no Content-Type');
+    assert.equal((await call(base, '/merchant/status', { key: null })).status, 415, 'before authentication');
+    assert.equal((await call(base, '/merchant/status', { headers: { 'Content-Type': 'text/plain' } })).status, 415);
+    assert.equal((await call(base, '/merchant/status', { headers: json })).status, 200);
+    const charset = { 'Content-Type': 'Application/JSON; charset=utf-8' };
+    assert.equal((await call(base, '/merchant/status', { headers: charset })).status, 200, 'parameters and case');
+    assert.equal((await call(base, '/merchant/status', { key: null, headers: json })).status, 401);
+    assert.equal((await call(base, list(SANDBOX))).status, 200, 'the list documents no Content-Type');
+  },
   'method=404': async (base) => {
     const res = await status(base, list(SANDBOX), 'DELETE');
     assert.equal(res.status, 404);

@@ -29,6 +29,7 @@ export const VARIANT_SETS: Record<string, string[]> = {
     'unknown-sort=reject',
     'unknown-merchant=403',
     'method=404',
+    'documented-headers=enforced',
   ],
   lenient: ['invalid=coerce', 'unknown-sort=ignore', 'amount=string', 'extras=on', 'ties=reverse', 'unsorted=newest'],
   'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],

@@ -20,6 +20,7 @@ export function fakeExchange(init: {
     url,
     path,
     query,
+    sent: { accept: 'application/json' },
     auth: asKey('test'),
     authLabel: 'Authorization: Bearer $API_TEST_KEY',
     status: init.status ?? 200,

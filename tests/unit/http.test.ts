@@ -185,18 +185,62 @@ describe('ApiClient: what reaches the server', () => {
     assertKeyFree(e.authLabel, 'exchange.authLabel');
   });
 
-  test('only GET is ever sent, whatever the call sequence', async () => {
+  test('get sends GET; request sends HEAD and OPTIONS; nothing unsafe reaches the wire', async () => {
     const client = new ApiClient(target());
     await client.get('/ok', { auth: asKey('test') });
     await client.get('/ok', { auth: asKey('live') });
     await client.get('/ok', { auth: NO_AUTH });
     await client.get('/missing', { auth: asKey('test') });
+    const head = await client.request('HEAD', '/ok', { auth: asKey('test') });
+    const options = await client.request('OPTIONS', '/ok', { auth: NO_AUTH, headers: { Origin: 'https://a.example' } });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'get', 'TRACE', 'CONNECT']) {
+      await assert.rejects(
+        client.request(method as 'GET', '/ok', { auth: asKey('test') }),
+        /safe methods only \(GET, HEAD, OPTIONS\)/,
+        method,
+      );
+    }
     assert.deepEqual(
       requests.map((r) => r.method),
-      ['GET', 'GET', 'GET', 'GET'],
+      ['GET', 'GET', 'GET', 'GET', 'HEAD', 'OPTIONS'],
     );
     assert.equal(requests[1]?.headers.authorization, `Bearer ${LIVE_KEY}`);
     assert.equal(requests[2]?.headers.authorization, undefined);
+    assert.equal(requests[5]?.headers.origin, 'https://a.example');
+    assert.deepEqual([head.method, head.status, head.text], ['HEAD', 200, '']);
+    assert.equal(head.curl, `curl -sS -g -i -I -H "Authorization: Bearer $API_TEST_KEY" '${base}/ok'`);
+    assert.equal(options.curl, `curl -sS -g -i -X OPTIONS -H 'Origin: https://a.example' '${base}/ok'`);
+    await assert.rejects(
+      client.get('/ok', { auth: NO_AUTH, headers: { Authorization: 'Bearer x' } }),
+      /a credential goes in `auth`/,
+    );
+  });
+
+  test('every request carries the documented headers of its endpoint (§4.1 Content-Type), whatever else changes', async () => {
+    const client = new ApiClient(target());
+    const status = [
+      '/merchant/status',
+      '/merchant/status/',
+      '/MERCHANT/status',
+      '/merchant/%73tatus',
+      '//merchant/status',
+    ];
+    for (const path of status) await client.get(path, { auth: NO_AUTH });
+    await client.get('/merchant/status', { auth: asKey('test', { scheme: 'bearer' }) });
+    await client.request('HEAD', '/merchant/status', { auth: asKey('live') });
+    await client.get('/payments/n1/merchant/m1/payments', { auth: asKey('test') });
+    await client.get('/merchant/statuses', { auth: NO_AUTH });
+    assert.deepEqual(
+      requests.map((r) => r.headers['content-type']),
+      [...status.map(() => 'application/json'), 'application/json', 'application/json', undefined, undefined],
+    );
+    assert.ok(requests.every((r) => r.headers.accept === 'application/json'));
+    const e = await client.get('/merchant/status', { auth: asKey('test') });
+    assert.deepEqual(e.sent, { accept: 'application/json', 'content-type': 'application/json' });
+    assert.equal(
+      e.curl,
+      `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY" -H 'Content-Type: application/json' '${base}/merchant/status'`,
+    );
   });
 
   test('the live slot, a path prefix in baseURL', async () => {

@@ -189,7 +189,7 @@ describe('rule matrix: verdict per rule, read from the records', () => {
 });
 
 describe('rule matrix: files and console', () => {
-  test('conformance.json: one row per rule in catalogue order, every record, counts, totals, GET only', async () => {
+  test('conformance.json: one row per rule in catalogue order, every record, counts, totals', async () => {
     process.env.CONFORMANCE_PREFLIGHT_REQUESTS = '1';
     const { json } = await run([
       check('PAG-TOTAL a', 'fail', { requests: 7 }),
@@ -201,7 +201,7 @@ describe('rule matrix: files and console', () => {
     assert.ok(json.durationSeconds >= 0 && json.durationSeconds < 60);
     assert.equal(json.requests, 3 + 7 + 1, 'rule requests + the preflight');
     assert.equal(json.preflightRequests, 1);
-    assert.deepEqual(json.requestMethods, ['GET']);
+    assert.equal(json.requestMethods, undefined, 'no request log, no claim about methods');
     assert.deepEqual(
       json.rules.map((r) => r.id),
       RULES.map((r) => r.id),
@@ -252,7 +252,7 @@ describe('rule matrix: files and console', () => {
     assert.match(lines[5] ?? '', /^- not selected, not judged: ENV-SCHEMA, PAG-ECHO, /);
     assert.deepEqual(lines.slice(6, 11), [
       '',
-      `Run status: failed; 2 GET requests in ${json.durationSeconds} s; no seed.`,
+      `Run status: failed; 2 requests (safe methods only) in ${json.durationSeconds} s; no seed.`,
       '',
       '| rule | section | level | verdict | requests | evidence |',
       '|---|---|---|---|---|---|',
@@ -269,7 +269,7 @@ describe('rule matrix: files and console', () => {
     assert.match(
       printed,
       new RegExp(
-        `Requests sent: 2 \\(GET only\\) in \\d+\\.\\d s\\. Rules: 1 pass, ${RULES.length - 1} not run\\. Matrix: `,
+        `Requests sent: 2 \\(safe methods only\\) in \\d+\\.\\d s\\. Rules: 1 pass, ${RULES.length - 1} not run\\. Matrix: `,
       ),
     );
     assert.ok(printed.includes(`${dir}/conformance.md`));

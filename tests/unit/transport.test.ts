@@ -63,7 +63,7 @@ for (const [name, make] of wires) {
       const wire = make();
       try {
         for (const path of ['/a//b/%2F/c?x=1&x=%20&y', '/payments?limit=100']) {
-          const res = await wire.get(`${origin}${path}`, { authorization: 'Bearer t0ken' });
+          const res = await wire.send('GET', `${origin}${path}`, { authorization: 'Bearer t0ken' });
           assert.equal(res.status, 418);
           assert.equal(res.headers['x-twice'], 'a, b');
           assert.equal(res.headers.location, '/one, /two');
@@ -78,7 +78,7 @@ for (const [name, make] of wires) {
     test('reads at most 5 MB of a body', async () => {
       const wire = make();
       try {
-        const res = await wire.get(`${origin}/big`, {});
+        const res = await wire.send('GET', `${origin}/big`, {});
         assert.equal(res.status, 200);
         assert.ok(res.text.length <= 5 * 1024 * 1024, `read ${res.text.length} characters`);
         assert.ok(res.text.length >= 4 * 1024 * 1024);
@@ -91,7 +91,7 @@ for (const [name, make] of wires) {
       const wire = make();
       const started = performance.now();
       try {
-        await assert.rejects(wire.get(`${origin}/hang`, {}), (error: unknown) => {
+        await assert.rejects(wire.send('GET', `${origin}/hang`, {}), (error: unknown) => {
           assert.match(describeTransport(error), /^no answer before API_TIMEOUT_MS/);
           assert.equal(isPermanent(error), false);
           return true;
@@ -106,7 +106,7 @@ for (const [name, make] of wires) {
 
 test('a refused connection (direct) names the target', async () => {
   const wire = createWire(500, {});
-  await assert.rejects(wire.get(`http://127.0.0.1:${await closedPort()}/x`, {}), (error: unknown) => {
+  await assert.rejects(wire.send('GET', `http://127.0.0.1:${await closedPort()}/x`, {}), (error: unknown) => {
     assert.equal(describeTransport(error), 'connection refused (is the target running?)');
     return true;
   });
@@ -117,7 +117,7 @@ test('an untrusted certificate (direct and through the proxy): permanent, and th
   try {
     for (const env of [{}, { HTTPS_PROXY: proxyURL }]) {
       const wire = createWire(2000, env);
-      await assert.rejects(wire.get(`${mock.url}/merchant/status`, {}), (error: unknown) => {
+      await assert.rejects(wire.send('GET', `${mock.url}/merchant/status`, {}), (error: unknown) => {
         assert.equal(isPermanent(error), true, JSON.stringify(env));
         assert.match(describeTransport(error), /set NODE_EXTRA_CA_CERTS/);
         return true;

@@ -27,6 +27,7 @@ function exchange(over: Partial<Exchange> = {}): Exchange {
       ['offset', '230'],
       ['limit', '10'],
     ],
+    sent: { accept: 'application/json' },
     auth: asKey('test'),
     authLabel: 'Authorization: Bearer $API_TEST_KEY',
     status: 200,
