@@ -9,6 +9,7 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { resetLedger } from './core/client/ledger.ts';
+import { WATCH_VAR } from './core/model/provenance.ts';
 import { describeInputs, describeTarget, TARGET_VAR, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
 import { ConfigError, loadEnvFiles, resolveTarget, unknownVariables } from './core/run/config.ts';
@@ -27,6 +28,8 @@ const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'
 const own = (path: string) =>
   fileURLToPath(new URL(path.replace(/\.ts$/, extname(fileURLToPath(import.meta.url))), import.meta.url));
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+/** The spec judged last, over every answer of the run. */
+const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
 
 // One run per reports folder: a second one at the same time would clean and overwrite what the first is writing.
 if (isMainProcess) {
@@ -92,6 +95,10 @@ if (isMainProcess && !listOnly) {
   process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, '.request-log');
   rmSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true, force: true });
   mkdirSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true });
+  // Every answer of the run, kept by each process for the checks that judge them all (core/run/watch.ts).
+  process.env[WATCH_VAR] = resolve(REPORTS, '.watch');
+  rmSync(process.env[WATCH_VAR], { recursive: true, force: true });
+  mkdirSync(process.env[WATCH_VAR], { recursive: true });
   // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
   // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
   const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
@@ -113,7 +120,7 @@ const facts = {
   seed: process.env.FC_SEED ?? '',
 };
 
-export default defineConfig({
+export default defineConfig<object, { watchOf: string | undefined }>({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
   grep: target.grep,
@@ -144,4 +151,11 @@ export default defineConfig({
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   globalSetup: own('./fixtures/global-setup.ts'),
+  // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
+  // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.
+  projects: [
+    { name: 'checks', testIgnore: EVERY_ANSWER, teardown: 'every answer' },
+    // One worker: the file's checks share what they learn (a few requests) and run in order.
+    { name: 'every answer', testMatch: EVERY_ANSWER, fullyParallel: false, use: { watchOf: 'checks' } },
+  ],
 });

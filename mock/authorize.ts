@@ -18,12 +18,22 @@ export interface Access {
   failure: Failure | undefined;
 }
 
+/** What a refusal of the listing could send along (only faults do): the page a listing would have served. */
+export interface Refusal {
+  access: Access;
+  request: RequestFacts;
+  /** The page of the request's query over these listings (listingKey), as the listing would serve it. */
+  preview(listings: readonly string[]): readonly unknown[];
+}
+
 /** Where faults hook into authorization: merchant and mode, then permission. */
 export interface AuthorizeHooks {
   /** Rewrite the access decision (merchant and mode). */
   access?(access: Access, request: RequestFacts): void;
   /** Rewrite the permission decision. */
   permission?(check: PermissionCheck, request: RequestFacts): void;
+  /** Rewrite a refusal of the listing (mode, merchant or permission), once decided. */
+  refused?(failure: Failure, refusal: Refusal): void;
 }
 
 export function decideAccess(

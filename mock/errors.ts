@@ -44,6 +44,8 @@ export interface Failure {
   message: string;
   param?: string;
   allow?: string;
+  /** Only ever set by a fault: rows sent along with the refusal (in a body field, or a header as JSON). */
+  carries?: { field: string; rows: readonly unknown[]; header?: string };
 }
 
 /** The one error constructor. */
@@ -61,12 +63,40 @@ export interface ErrorBody {
   body: string;
 }
 
+/** What a rich error body may echo of the request (variant errors=rich): never more than a key's last four characters. */
+export interface ErrorEcho {
+  requestNo: number;
+  path: string;
+  merchantId?: string;
+  /** The presented key's last four characters, and its mode prefix (`sk_test_`) when it has one. */
+  keyLast4?: string;
+  keyPrefix?: string;
+}
+
 /**
  * Error bodies, per the variant `errors`: json = the envelope-like default (and the `invalid=422` variant's shape
- * for parameter errors); problem = RFC 9457 problem details; text = the message on one line.
+ * for parameter errors); problem = RFC 9457 problem details; text = the message on one line; rich = a gateway's
+ * error object echoing the request (its path, the merchant id, the key's last four characters, an integer id).
  */
-export function errorBody(failure: Failure, variants: Pick<Variants, 'invalid' | 'errors'>): ErrorBody {
+export function errorBody(
+  failure: Failure,
+  variants: Pick<Variants, 'invalid' | 'errors'>,
+  echo: ErrorEcho = { requestNo: 0, path: '' },
+): ErrorBody {
   switch (variants.errors) {
+    case 'rich': {
+      const { requestNo, path, merchantId, keyLast4, keyPrefix } = echo;
+      const error = {
+        id: requestNo,
+        httpStatus: failure.status,
+        code: (STATUS_CODES[failure.status] ?? 'error').toLowerCase().replace(/\W+/g, '_'),
+        message: failure.message,
+        path,
+        ...(merchantId === undefined ? {} : { merchantId }),
+        ...(keyLast4 === undefined ? {} : { key: `${keyPrefix ?? ''}…${keyLast4}`, keyLast4 }),
+      };
+      return { type: JSON_TYPE, body: JSON.stringify({ success: false, message: failure.message, error }) };
+    }
     case 'problem': {
       const title = STATUS_CODES[failure.status] ?? 'Error';
       const body = { type: 'about:blank', title, status: failure.status, detail: failure.message };

@@ -43,10 +43,35 @@ const DATA_MARK = '\u0000data\u0000';
 const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
 export const ALLOWED_METHODS = 'GET, HEAD';
 
+/** The merchant id segment of a list path, decoded where it decodes (for an error that echoes it). */
+function merchantOfPath(path: string): string | undefined {
+  const raw = /\/merchant\/([^/]+)\/payments$/.exec(path)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** A faulty refusal's rows (Failure.carries), put into its body: a JSON body gets a field, a text body a line. */
+function withCarried(body: string, failure: Failure): string {
+  const c = failure.carries;
+  if (!c || c.header !== undefined) return body;
+  const rows = JSON.stringify(c.rows);
+  return body.endsWith('}')
+    ? `${body.slice(0, -1)},${JSON.stringify(c.field)}:${rows}}`
+    : `${body}${c.field}: ${rows}\n`;
+}
+
 export function createRenderer(variants: Variants, board: Board<RenderHooks>, rowJson: (row: Row) => string) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (decision: Decision, facts: RequestFacts): { status: number; body: string; type?: string } => {
+  const bodyOf = (
+    decision: Decision,
+    facts: RequestFacts,
+    requestNo: number,
+  ): { status: number; body: string; type?: string } => {
     switch (decision.kind) {
       case 'list': {
         const { data, echo } = decision.page;
@@ -80,8 +105,13 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
       case 'failure': {
         const failure = { ...decision.failure };
         for (const rewrite of board.error) rewrite(failure, facts);
-        const { type, body } = errorBody(failure, variants);
-        return { status: failure.status, body, type };
+        const merchantId = facts.route === 'list' ? merchantOfPath(facts.path) : undefined;
+        const keyLast4 =
+          facts.presented !== undefined && facts.presented.length > 8 ? facts.presented.slice(-4) : undefined;
+        const keyPrefix = /^sk_(?:test|live)_/.exec(facts.presented ?? '')?.[0];
+        const echo = { requestNo, path: facts.path, merchantId, keyLast4, keyPrefix };
+        const { type, body } = errorBody(failure, variants, echo);
+        return { status: failure.status, body: withCarried(body, failure), type };
       }
       case 'crash':
         return { status: 500, body: decision.text, type: TEXT_TYPE };
@@ -89,7 +119,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
   };
 
   return (decision: Decision, facts: RequestFacts, requestNo: number): Reply => {
-    const built = bodyOf(decision, facts);
+    const built = bodyOf(decision, facts, requestNo);
     const { status, type } = built;
     let body = built.body;
     for (const rewrite of board.text) body = rewrite(body, status, facts) ?? body;
@@ -99,6 +129,8 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
         ? { 'Cache-Control': 'no-store' }
         : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
     if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
+    const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
+    if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
     for (const rewrite of board.headers) rewrite(headers, facts);
     return { status, headers, body };

@@ -98,9 +98,29 @@ export function decide(
 
   // 4. Authorize: merchant and mode, then permission.
   const access = decideAccess(c.store, c.board.authorize, c.variants, route.merchantId, auth.key.mode, facts);
-  if (access.failure) return failed(access.failure);
+  // A refusal is final; only a fault's `refused` hook makes it send anything along (the page a listing would serve).
+  const refused = (failure: Failure): Decision => {
+    if (c.board.authorize.refused.length === 0) return failed(failure);
+    const preview = (listings: readonly string[]) => {
+      const parsed = parseQuery(search, c.settings, c.board.params);
+      if (parsed.failure) return [];
+      const context = {
+        request: facts,
+        access,
+        query: parsed.query,
+        views: c.store.listing(listings),
+        store: c.store,
+        requestNo,
+      };
+      return runQuery(context, c.board.query).data.map((row) => JSON.parse(c.store.json(row)) as unknown);
+    };
+    const copy = { ...failure };
+    for (const rewrite of c.board.authorize.refused) rewrite(copy, { access, request: facts, preview });
+    return failed(copy);
+  };
+  if (access.failure) return refused(access.failure);
   const denied = checkPermission(c.board.authorize, auth.key, access.merchant, facts);
-  if (denied) return failed(denied);
+  if (denied) return refused(denied);
 
   // 5. Parameters, then 6. the query: filter, sort and paginate over precomputed lists (7. render follows).
   const parsed = parseQuery(search, c.settings, c.board.params);

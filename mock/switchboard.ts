@@ -54,6 +54,7 @@ export const HOOK_STAGES = {
   auth: { stage: 'auth', module: 'auth' },
   access: { stage: 'authorize', module: 'authorize' },
   permission: { stage: 'authorize', module: 'authorize' },
+  refused: { stage: 'authorize', module: 'authorize' },
   queryValue: { stage: 'params', module: 'params' },
   repeated: { stage: 'params', module: 'params' },
   oddParam: { stage: 'params', module: 'params' },

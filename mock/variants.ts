@@ -102,10 +102,10 @@ export const VARIANT_DIMENSIONS = [
   },
   {
     name: 'errors',
-    values: ['json', 'problem', 'text'],
+    values: ['json', 'problem', 'text', 'rich'],
     description:
-      'every error body: json = {success:false,message} (422 {error:{…}} with invalid=422); problem = application/problem+json {type,title,status,detail}; text = a text/plain one-line message',
-    gap: '§7 error body shape and media type not shown; reading: only the status code is asserted',
+      'every error body: json = {success:false,message} (422 {error:{…}} with invalid=422); problem = application/problem+json {type,title,status,detail}; text = a text/plain one-line message; rich = {success:false,message,error:{id (an integer),httpStatus,code,message,path,merchantId,key: its mode prefix + "…" + its last four characters,keyLast4}} echoing the request',
+    gap: "§7 error body shape and media type not shown; reading: only the status code is asserted, and a refusal may echo the path, the merchant id or the key's last four characters (it carries no record)",
   },
   {
     name: 'ids',

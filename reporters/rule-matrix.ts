@@ -4,7 +4,7 @@
  * prints it. A sharded run (`-- --shard=2/3`) writes into <outputDir>/shard-2-of-3/, never over another shard's
  * result; `payment-api-conformance merge` makes one matrix of them.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -18,6 +18,7 @@ import type {
 } from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
 import { today } from '../core/model/baseline.ts';
+import { WATCH_VAR } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { readPreflight, readTargetInfo, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
@@ -133,6 +134,9 @@ export default class RuleMatrixReporter implements Reporter {
     const log = process.env.CONFORMANCE_REQUEST_LOG?.trim();
     mkdirSync(this.outputDir, { recursive: true });
     const logged = log ? writeRequestLog(log, this.outputDir, ownVersion()) : undefined;
+    // The answers the watcher kept were judged by the checks of every answer; they are no report.
+    const watched = process.env[WATCH_VAR]?.trim();
+    if (watched) rmSync(watched, { recursive: true, force: true });
     for (const [id, record] of this.records) {
       const lines = logged?.lines.get(id);
       if (lines) this.records.set(id, { ...record, requestLines: lines });

@@ -69,6 +69,9 @@ let current: { test: string; check: string; rule: string } | undefined;
 /** The lines logged for the current check, for its report (the requests behind its verdict). */
 let currentLines: string[] = [];
 
+/** The check the current process is running, if any (its title names the requests a watcher keeps). */
+export const currentCheck = (): { test: string; check: string; rule: string } | undefined => current;
+
 export function beginCheck(check: { test: string; check: string; rule: string }): void {
   current = check;
   currentLines = [];

@@ -22,6 +22,8 @@ export interface KeyMutation {
   apply: (key: string) => string;
   /** The same derivation in POSIX shell, given a variable reference such as `$API_TEST_KEY`. */
   shell: (ref: string) => string;
+  /** The key itself in another encoding (Basic credentials): a target may take it for the key (advisory ADV-SCHEME). */
+  encodes?: true;
 }
 
 export type Auth =
@@ -59,3 +61,15 @@ export function authLabel(auth: Auth): string {
 export function prefixLength(key: string): number {
   return /^sk_(?:test|live)_/.exec(key)?.[0].length ?? 0;
 }
+
+/**
+ * The configured key a request presents, as a target may take it: the key exactly (or only re-encoded), whatever the
+ * scheme's spelling; undefined for no credential, a made-up one, or a key changed into another credential.
+ */
+export function presentedKeySlot(auth: Auth): KeySlot | undefined {
+  if (auth.kind !== 'key') return undefined;
+  return auth.mutation === undefined || auth.mutation.encodes ? auth.slot : undefined;
+}
+
+/** The mode a key works in, by its prefix (§2): `sk_live_` live, anything else test. */
+export const modeOfKey = (key: string | undefined): 'test' | 'live' => (/^sk_live_/.test(key ?? '') ? 'live' : 'test');

@@ -304,6 +304,17 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     assertEnvelope(await page(base, SANDBOX, 'offset=2495'), 2495, 10);
     assert.equal((await page(base, MERCHANTS.live, '', KEYS.live)).total, 143, 'the other listings as usual');
   },
+  'errors=rich': async (base) => {
+    const res = await call(base, list(SANDBOX), { key: KEYS.restricted });
+    assert.equal(res.status, 403);
+    const error = (res.body as unknown as { error: Record<string, unknown> }).error;
+    assert.equal(typeof error.id, 'number');
+    assert.deepEqual([error.httpStatus, error.path, error.merchantId], [403, list(SANDBOX), SANDBOX]);
+    assert.deepEqual([error.key, error.keyLast4], [`sk_test_…${KEYS.restricted.slice(-4)}`, KEYS.restricted.slice(-4)]);
+    assert.ok(!res.text.includes(KEYS.restricted.slice(8, -4)), 'no more of the key than its last four');
+    const none = await call(base, '/merchant/status', { key: null });
+    assert.equal((none.body as unknown as { error: Record<string, unknown> }).error.keyLast4, undefined);
+  },
   'documented-headers=enforced': async (base) => {
     const json = { 'Content-Type': 'application/json' };
     assert.equal((await call(base, '/merchant/status')).status, 415, 'no Content-Type');

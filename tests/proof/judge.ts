@@ -42,7 +42,7 @@ export default class MatrixReporter implements Reporter {
 
   onBegin(config: FullConfig): void {
     this.started = Date.now();
-    this.configured = config.projects.map((p) => p.name);
+    this.configured = config.projects.map((p) => p.name).filter((name) => !name.startsWith('watch:'));
     for (const p of config.projects) {
       const variants = (p.use as { mock?: { variants?: string[] } } | undefined)?.mock?.variants;
       if (variants) this.variantsOf.set(p.name, variants);
@@ -57,7 +57,8 @@ export default class MatrixReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const project = test.parent.project()?.name ?? '?';
+    // A project's teardown (`watch:<project>`, the checks of every answer) counts as part of that project.
+    const project = (test.parent.project()?.name ?? '?').replace(/^watch:/, '');
     const t = this.tallies.get(project) ?? {
       tests: 0,
       failed: 0,

@@ -8,13 +8,16 @@
  * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names; `legal:*` for all the drawn ones) narrows
  * it for debugging. LEGAL_SEED=<seed> replays a draw, LEGAL_COMBINATIONS=<K> draws K combinations (default 12).
  */
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
+import { WATCH_VAR } from '../../core/model/provenance.ts';
 import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 
-type MatrixProject = Project<unknown, { mock: MockProjectOptions }>;
+type MatrixProject = Project<unknown, { mock: MockProjectOptions; watchOf?: string }>;
 
 /**
  * Combinations a real API would make together, and the defaults. Each value of each axis alone is not run: the
@@ -43,6 +46,16 @@ process.env.LEGAL_SEED = String(legalSeed(process.env.LEGAL_SEED));
 const seed = Number(process.env.LEGAL_SEED);
 const legal = drawLegalSpace(seed, legalCount(process.env.LEGAL_COMBINATIONS));
 
+// Every answer of every project is kept for the checks that judge them all (specs/every-answer.spec.ts), each
+// project's by its name; the folder is cleared once, by the runner's own process (workers load this config too).
+process.env[WATCH_VAR] ??= resolve('reports/proof-watch');
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  rmSync(process.env[WATCH_VAR], { recursive: true, force: true });
+  mkdirSync(process.env[WATCH_VAR], { recursive: true });
+}
+/** The spec judged last, over every answer of a project: each project's teardown runs it (`watch:<project>`). */
+const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
+
 const only = (process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean);
 const selected = (name: string) =>
   only.length === 0 || only.some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : name === o));
@@ -63,9 +76,21 @@ const projects: MatrixProject[] = [
     name: `legal:${seed}:${i + 1}`,
     use: { mock: { variants: variantArgs(combination), recordViolations: true } },
   })),
-].filter((p) => selected(p.name));
+]
+  .filter((p) => selected(p.name))
+  // Each project, then its teardown: the checks of what no answer may carry, over that project's answers.
+  .flatMap((p): MatrixProject[] => [
+    { ...p, testIgnore: EVERY_ANSWER, teardown: `watch:${p.name}` },
+    {
+      ...p,
+      name: `watch:${p.name}`,
+      testMatch: EVERY_ANSWER,
+      fullyParallel: false,
+      use: { ...p.use, watchOf: p.name },
+    },
+  ]);
 
-export default defineConfig<unknown, { mock: MockProjectOptions }>({
+export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string }>({
   testDir: '../../specs',
   fullyParallel: true,
   workers: 2,

@@ -1,0 +1,207 @@
+/**
+ * Record provenance over every answer of the run (§1 "Objects created in one mode are not accessible from the
+ * other", §5, §7; reading "A refusal reveals nothing"): a record read on one listing may appear only in answers to
+ * requests that may see that listing. Pure: `(watched answers, rule) → violations`.
+ *
+ * Records are matched as records, never as substrings: an object in an answer is a learned record when it has the
+ * record's `id`, no field of the record with another value, and more of its fields with the same value — two (one
+ * when the id is a string of 8 characters or more) — not counting values the request itself holds (an error may
+ * echo the merchant id or the path). An id alone, a small integer beside an echoed merchant id, is no match. A
+ * record without an id matches by its whole content.
+ */
+import type { Holder, Provenance, Scope, WatchedAnswer } from '../core/model/provenance.ts';
+import type { RuleId } from '../core/model/rules.ts';
+import type { Violation } from '../core/model/verdict.ts';
+
+/** The rules whose boundary a record can cross. */
+export type ProvenanceRule = Extract<
+  RuleId,
+  | 'MODE-ISOLATION'
+  | 'MER-ISOLATION'
+  | 'MODE-LIVE-SANDBOX'
+  | 'AUTH-FORBIDDEN'
+  | 'AUTH-MISSING'
+  | 'AUTH-INVALID'
+  | 'AUTH-REVOKED'
+  | 'AUTH-FIRST'
+>;
+
+export const PROVENANCE_RULES: readonly ProvenanceRule[] = [
+  'MODE-ISOLATION',
+  'MER-ISOLATION',
+  'MODE-LIVE-SANDBOX',
+  'AUTH-FORBIDDEN',
+  'AUTH-MISSING',
+  'AUTH-INVALID',
+  'AUTH-REVOKED',
+  'AUTH-FIRST',
+];
+
+const SANDBOXES: readonly Holder[] = ['sandbox', 'otherSandbox'];
+
+/**
+ * The rule an answer breaks by showing a record of provenance `p` to a request of scope `s`; undefined when the
+ * request may see it. Without a valid key nothing may be seen (the rule the access oracle gives that request); the
+ * restricted key may see no payment; a valid key sees only its own mode's records, and on a merchant's listing only
+ * that merchant's (a merchant id the configuration does not know may name any merchant of the account).
+ */
+export function crossing(s: Scope, p: Provenance): ProvenanceRule | undefined {
+  const unknownList = s.endpoint === 'list' && s.merchant === 'unknown';
+  if (s.presenter === 'none') return 'AUTH-MISSING';
+  if (s.presenter === 'invalid') return unknownList ? 'AUTH-FIRST' : 'AUTH-INVALID';
+  if (s.presenter === 'revoked') return unknownList ? 'AUTH-FIRST' : 'AUTH-REVOKED';
+  if (s.presenter === 'restricted') return 'AUTH-FORBIDDEN';
+  if (s.mode !== p.mode) {
+    const onSandbox = s.endpoint === 'list' && SANDBOXES.includes(s.merchant as Holder);
+    return s.mode === 'live' && onSandbox ? 'MODE-LIVE-SANDBOX' : 'MODE-ISOLATION';
+  }
+  if (s.endpoint === 'list' && s.merchant !== 'unknown' && s.merchant !== undefined && s.merchant !== p.merchant) {
+    return 'MER-ISOLATION';
+  }
+  return undefined;
+}
+
+type Row = Record<string, unknown>;
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** The identity key of a record: its `id` (typed: 7 and "7" differ), or its whole content in key order. */
+export function identityKey(r: Row): string {
+  const id = r.id;
+  if (typeof id === 'string' || typeof id === 'number') return `id:${JSON.stringify(id)}`;
+  return `json:${JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))}`;
+}
+
+/**
+ * Whether object `o` is record `r` (same identity key): see the module comment. `echoed` says which values the
+ * request held (they are no evidence).
+ */
+export function isRecord(o: Row, r: Row, echoed: (value: unknown) => boolean = () => false): boolean {
+  if (!('id' in r)) return Object.keys(r).length >= 3 && Object.entries(r).every(([k, v]) => k in o && same(o[k], v));
+  let agreeing = 0;
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'id' || !(k in o)) continue;
+    if (!same(o[k], v)) return false;
+    if (!echoed(v)) agreeing += 1;
+  }
+  const others = Object.keys(r).length - 1;
+  const needed = typeof r.id === 'string' && r.id.length >= 8 ? 1 : 2;
+  return others === 0 ? Object.keys(o).length === 1 : agreeing >= Math.min(needed, others);
+}
+
+/** The values a request holds in its path or query (a merchant id, a status): an answer may echo them. */
+export function echoedBy(request: string): (value: unknown) => boolean {
+  return (value) => {
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+    return (
+      text !== undefined && text.length > 0 && (request.includes(text) || request.includes(encodeURIComponent(text)))
+    );
+  };
+}
+
+/** A learned record: the record, each provenance it was read under, and the first answer that showed it there. */
+interface Learned {
+  record: Row;
+  seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
+}
+
+const provenanceKey = (p: Provenance) => `${p.merchant}/${p.mode}`;
+export const describeProvenance = (p: Provenance) =>
+  `the ${p.mode}-mode listing of the ${p.merchant === 'otherSandbox' ? 'other sandbox' : p.merchant} merchant`;
+
+/** Every learned record by identity key (records that share an id but differ are kept apart). */
+export function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
+  const index = new Map<string, Learned[]>();
+  for (const a of answers) {
+    if (!a.learned) continue;
+    const { provenance } = a.learned;
+    for (const record of a.learned.records) {
+      if (!isRow(record)) continue;
+      const key = identityKey(record);
+      const bucket = index.get(key) ?? [];
+      index.set(key, bucket);
+      let entry = bucket.find((l) => isRecord(record, l.record));
+      if (!entry) {
+        entry = { record, seen: new Map() };
+        bucket.push(entry);
+      }
+      if (!entry.seen.has(provenanceKey(provenance)))
+        entry.seen.set(provenanceKey(provenance), { provenance, answer: a });
+    }
+  }
+  return index;
+}
+
+/** What the judgment saw: records learned, and answers judged per presenter. */
+export interface ProvenanceStats {
+  records: number;
+  answers: number;
+  byPresenter: Record<string, number>;
+}
+
+const short = (r: Row) => {
+  const s = JSON.stringify(r);
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+};
+
+/**
+ * Every violation of `rule` over the answers: a record shown to a request that may not see it (in any answer, of any
+ * status), and, for the isolation rules, one record read on two listings that share none.
+ */
+export function provenanceViolations(
+  answers: readonly WatchedAnswer[],
+  rule: ProvenanceRule,
+): { violations: Violation[]; stats: ProvenanceStats } {
+  const index = learnedRecords(answers);
+  const violations: Violation[] = [];
+  const byPresenter: Record<string, number> = {};
+  let records = 0;
+  for (const bucket of index.values()) {
+    records += bucket.length;
+    for (const l of bucket) {
+      const seen = [...l.seen.values()];
+      if (seen.length < 2) continue;
+      const [a, b] = seen as [(typeof seen)[0], (typeof seen)[0]];
+      const found: ProvenanceRule = a.provenance.mode !== b.provenance.mode ? 'MODE-ISOLATION' : 'MER-ISOLATION';
+      if (found !== rule) continue;
+      violations.push({
+        rule,
+        expected: `no record on both ${describeProvenance(a.provenance)} and ${describeProvenance(b.provenance)}`,
+        received: `record ${short(l.record)} was listed by ${a.answer.request} and by ${b.answer.request}`,
+        reproduction: [a.answer.curl, b.answer.curl],
+      });
+    }
+  }
+  for (const answer of answers) {
+    byPresenter[answer.scope.presenter] = (byPresenter[answer.scope.presenter] ?? 0) + 1;
+    const echoed = echoedBy(answer.request);
+    for (const { where, value } of answer.objects ?? []) {
+      const learned = index.get(identityKey(value))?.find((l) => isRecord(value, l.record, echoed));
+      if (!learned) continue;
+      for (const { provenance, answer: origin } of learned.seen.values()) {
+        if (crossing(answer.scope, provenance) !== rule) continue;
+        const refusal = answer.status >= 400 ? ' (a refusal)' : '';
+        violations.push({
+          rule,
+          expected: `no record of ${describeProvenance(provenance)} in the answer to ${answer.request}${answer.status >= 400 ? ' (a refusal reveals nothing)' : ''}`,
+          received: `HTTP ${answer.status}${refusal} carried record ${short(value)} in ${where} (first read on ${describeProvenance(provenance)} by ${origin.request})`,
+          reproduction: [answer.curl, origin.curl],
+        });
+        break;
+      }
+    }
+  }
+  return { violations, stats: { records, answers: answers.length, byPresenter } };
+}
+
+/** KEY-SECRET over every answer: each answer that gave a key back. */
+export function keyLeakViolations(answers: readonly WatchedAnswer[]): Violation[] {
+  return answers
+    .filter((a) => a.keyLeak !== undefined)
+    .map((a) => ({
+      rule: 'KEY-SECRET' as const,
+      expected: `no key, whole, encoded or most of it, in the answer to ${a.request}`,
+      received: `HTTP ${a.status} gave a key back: ${a.keyLeak}`,
+      reproduction: [a.curl],
+    }));
+}

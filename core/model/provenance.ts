@@ -1,0 +1,58 @@
+/**
+ * Where a record may be seen (reading: "A refusal reveals nothing", "Keys, modes, merchants"). Every record the suite
+ * reads on a listing is tagged with where it came from — the merchant and the key's mode (its provenance) — and every
+ * answer of the run is tagged with who asked for what (its scope). checks/provenance.ts judges the two together: no
+ * record appears in an answer to a request that may not see it, and a refusal carries no record of any listing.
+ */
+import type { KeySlot } from './credentials.ts';
+import type { EndpointKind, SafeMethod } from './endpoints.ts';
+
+/** The merchants of the configuration, by role. */
+export type Holder = 'sandbox' | 'otherSandbox' | 'live';
+export type Mode = 'test' | 'live';
+
+/** Where a record was read: whose listing, in which mode (the mode of the key that listed it). */
+export interface Provenance {
+  merchant: Holder;
+  mode: Mode;
+}
+
+/**
+ * Who presented what: no credential; one the target never issued (a made-up value, a tampered key, more than the key
+ * in the header); a revoked or rotated-out key; a configured valid key (by its slot).
+ */
+export type Presenter = 'none' | 'invalid' | 'revoked' | Extract<KeySlot, 'test' | 'live' | 'restricted'>;
+
+/** What a request asked for and as whom: what its answer may show. */
+export interface Scope {
+  presenter: Presenter;
+  /** The mode of the presented key (a valid one). */
+  mode?: Mode;
+  method: SafeMethod;
+  endpoint: EndpointKind;
+  /** The merchant a list path names, folded to a configured one; `unknown` for any other id. */
+  merchant?: Holder | 'unknown';
+}
+
+/** One answer of the run as the watcher keeps it: the request in words, its scope, and what the answer carried. */
+export interface WatchedAnswer {
+  /** The Playwright project that sent it (a proof run judges each project's answers apart). */
+  project: string;
+  /** The check that sent it, if any. */
+  check: string | null;
+  status: number;
+  /** The request in words: method, path and query, credential (no key). */
+  request: string;
+  /** A curl line that reproduces it (the key as its variable). */
+  curl: string;
+  scope: Scope;
+  /** For a listing a valid key may read: the records of its page, tagged with their provenance (each once per process). */
+  learned?: { provenance: Provenance; records: unknown[] };
+  /** Every other record-like object the answer carried (body, embedded JSON, headers), with where. */
+  objects?: Array<{ where: string; value: Record<string, unknown> }>;
+  /** Where the answer gave a key back (never the key), when it did. */
+  keyLeak?: string;
+}
+
+/** The environment variable that names the run's folder of watched answers (one file per process). */
+export const WATCH_VAR = 'CONFORMANCE_WATCH';

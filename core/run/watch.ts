@@ -1,0 +1,230 @@
+/**
+ * The watcher: every answer the worker's client gets, whatever its method, status or check, is kept as a
+ * WatchedAnswer (core/model/provenance.ts) — who asked for what, the records of a listing a valid key may read (their
+ * provenance), every other record-like object the answer carried (body, JSON embedded in text or HTML, headers), and
+ * where it gave a key back. One file per process under CONFORMANCE_WATCH (like the request log); the checks of
+ * specs/every-answer.spec.ts judge them all once every other check has run (checks/provenance.ts).
+ *
+ * Cheap by design: a listing's records are written once per provenance and process (a set lookup each); a refusal's
+ * body is small; the key-leak scan runs once per answer.
+ */
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiClient } from '../client/http.ts';
+import { currentCheck } from '../client/request-log.ts';
+import { authLabel, modeOfKey, presentedKeySlot } from '../model/credentials.ts';
+import { endpointOf } from '../model/endpoints.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { paymentsPath, readEnvelope } from '../model/listing.ts';
+import { type Holder, type Presenter, type Scope, WATCH_VAR, type WatchedAnswer } from '../model/provenance.ts';
+import { redact } from '../model/secrets.ts';
+import type { Target } from '../model/target.ts';
+
+type Row = Record<string, unknown>;
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** At most this many objects are kept of one answer (a body of a million objects stays cheap). */
+const MAX_OBJECTS = 500;
+/** Embedded JSON is looked for in the first this-many characters of a text that is not JSON itself. */
+const MAX_SCAN = 256 * 1024;
+
+/** Who presented what, from the request's credential. */
+export function presenterOf(e: Pick<Exchange, 'auth'>): Presenter {
+  const { auth } = e;
+  if (auth.kind === 'none' || (auth.kind === 'literal' && auth.header.trim() === '')) return 'none';
+  const slot = presentedKeySlot(auth);
+  if (slot === undefined) return 'invalid';
+  return slot === 'revoked' || slot === 'old' ? 'revoked' : slot;
+}
+
+/** A merchant id as a lenient lookup may read it: percent-decoded, NFKC, lower case, no whitespace or dots at the ends. */
+export function foldMerchantId(raw: string): string {
+  let id = raw;
+  for (let i = 0; i < 2 && id.includes('%'); i++) {
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      break;
+    }
+  }
+  return id
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/^[\s.]+|[\s.]+$/gu, '');
+}
+
+/** The merchant segment of a list path (its spellings folded as endpoints.ts folds them), raw. */
+function merchantSegment(path: string): string | undefined {
+  const m = /^\/+payments\/+n1\/+merchant\/+(.+?)\/+payments\/*$/i.exec(path.split('?')[0] as string);
+  return m?.[1];
+}
+
+/** What a request asked for and as whom. */
+export function scopeOf(e: Pick<Exchange, 'auth' | 'method' | 'path'>, t: Target): Scope {
+  const presenter = presenterOf(e);
+  const endpoint = endpointOf(e.path);
+  const scope: Scope = { presenter, method: e.method, endpoint };
+  if (presenter === 'test') scope.mode = 'test';
+  else if (presenter === 'live') scope.mode = 'live';
+  else if (presenter === 'restricted') scope.mode = modeOfKey(t.keys.restricted);
+  if (endpoint === 'list') {
+    const segment = merchantSegment(e.path);
+    const folded = segment === undefined ? undefined : foldMerchantId(segment);
+    const roles = Object.entries(t.merchants) as Array<[Holder, string | undefined]>;
+    scope.merchant = roles.find(([, id]) => id !== undefined && foldMerchantId(id) === folded)?.[0] ?? 'unknown';
+  }
+  return scope;
+}
+
+/** Objects of a JSON value that may be records: with an `id` and another field, or with three fields or more. */
+function collect(value: unknown, where: string, into: Array<{ where: string; value: Row }>, skip?: unknown): void {
+  if (into.length >= MAX_OBJECTS) return;
+  if (Array.isArray(value)) {
+    for (const v of value) collect(v, where, into, skip);
+    return;
+  }
+  if (!isRow(value)) return;
+  if (value !== skip) {
+    const keys = Object.keys(value);
+    if (('id' in value && keys.length >= 2) || keys.length >= 3) into.push({ where, value });
+  }
+  for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) collect(v, where, into, skip);
+}
+
+/** JSON objects written inside a text (an HTML error page, a log line, a header): each balanced `{…}` that parses. */
+function embedded(text: string): unknown[] {
+  const out: unknown[] = [];
+  const s = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
+  const plain = s.includes('&') ? s.replace(/&quot;|&#34;|&#x22;/gi, '"').replace(/&amp;/gi, '&') : s;
+  let attempts = 0;
+  for (let start = plain.indexOf('{'); start >= 0 && attempts < 200; start = plain.indexOf('{', start + 1)) {
+    attempts += 1;
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < plain.length; i++) {
+      const c = plain[i];
+      if (inString) {
+        if (c === '\\') i += 1;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{') depth += 1;
+      else if (c === '}' && --depth === 0) {
+        try {
+          out.push(JSON.parse(plain.slice(start, i + 1)));
+          start = i;
+        } catch {
+          // not JSON: the next `{` may start some
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Keeps every answer of a worker's client for the run's provenance and key checks. */
+export class AnswerWatch {
+  /** Records already kept, per provenance: a record is written once per process. */
+  private readonly kept = new Set<string>();
+  constructor(
+    private readonly target: Target,
+    private readonly project: string,
+  ) {}
+
+  /** What to keep of one answer. */
+  see(e: Exchange): WatchedAnswer {
+    const scope = scopeOf(e, this.target);
+    const check = currentCheck()?.check ?? null;
+    const query = e.query.length ? `?${e.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
+    const answer: WatchedAnswer = {
+      project: this.project,
+      check,
+      status: e.status,
+      request: redact(`${e.method} ${e.path}${query} (${authLabel(e.auth)})`),
+      curl: redact(e.curl),
+      scope,
+    };
+    const objects: Array<{ where: string; value: Row }> = [];
+    const env = e.status >= 200 && e.status < 300 ? readEnvelope({ ...e, status: 200 }) : undefined;
+    const learnable = env !== undefined && this.isOwnListing(e, scope);
+    if (learnable && scope.mode && scope.merchant && scope.merchant !== 'unknown') {
+      const provenance = { merchant: scope.merchant, mode: scope.mode };
+      const fresh = env.data.filter((r) => {
+        const key = `${scope.merchant}/${scope.mode}/${isRow(r) && (typeof r.id === 'string' || typeof r.id === 'number') ? JSON.stringify(r.id) : JSON.stringify(r)}`;
+        if (this.kept.has(key)) return false;
+        this.kept.add(key);
+        return true;
+      });
+      if (fresh.length > 0) answer.learned = { provenance, records: fresh };
+      // What else the envelope carries (an extra field holding records) is judged like any answer's content.
+      for (const [k, v] of Object.entries(env as unknown as Row)) {
+        if (k !== 'data' && typeof v === 'object' && v !== null) collect(v, `body field ${k}`, objects);
+      }
+    } else if (e.json !== undefined) {
+      // An envelope is no record; what it holds is looked at.
+      const envelope = isRow(e.json) && Array.isArray(e.json.data) ? e.json : undefined;
+      collect(e.json, 'body', objects, envelope);
+    } else if (e.text.includes('{')) {
+      for (const o of embedded(e.text)) collect(o, 'body (JSON inside the text)', objects);
+    }
+    for (const [name, value] of Object.entries(e.headers)) {
+      if (!value.includes('{')) continue;
+      for (const o of embedded(value)) collect(o, `header ${name}`, objects);
+    }
+    if (objects.length > 0) answer.objects = objects;
+    const leak = e.keyLeak;
+    if (leak !== undefined) answer.keyLeak = redact(leak);
+    return answer;
+  }
+
+  /** A valid key with the permission, on the canonical path of a merchant its mode may list: its own records. */
+  private isOwnListing(e: Exchange, s: Scope): boolean {
+    if (s.method !== 'GET' || (s.presenter !== 'test' && s.presenter !== 'live')) return false;
+    if (s.merchant === undefined || s.merchant === 'unknown') return false;
+    if (s.mode === 'live' && s.merchant !== 'live') return false;
+    return e.path === paymentsPath(this.target.merchants[s.merchant] as string);
+  }
+}
+
+let fd: number | undefined;
+let openedFor: string | undefined;
+
+/**
+ * Watches every answer of `api` for the run: each is written as a line to this process's file under
+ * CONFORMANCE_WATCH. Without the variable (unit tests, scripts) nothing is watched. Returns the function that stops.
+ */
+export function watchAnswers(api: ApiClient, target: Target, project: string, env = process.env): () => void {
+  const dir = env[WATCH_VAR]?.trim();
+  if (!dir) return () => {};
+  const watch = new AnswerWatch(target, project);
+  return api.observe((e) => {
+    // Records and headers may hold what a faulty target echoed (a key): the line is redacted like every output.
+    const line = redact(JSON.stringify(watch.see(e)));
+    if (fd === undefined || openedFor !== dir) {
+      if (fd !== undefined) closeSync(fd);
+      fd = openSync(join(dir, `${process.pid}.ndjson`), 'a');
+      openedFor = dir;
+    }
+    // Synchronous, one write per answer: a worker that is replaced has written every answer it got.
+    writeSync(fd, `${line}\n`);
+  });
+}
+
+/** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
+export function readWatchedAnswers(projects: readonly string[], env = process.env): WatchedAnswer[] {
+  const dir = env[WATCH_VAR]?.trim();
+  if (!dir || !existsSync(dir)) return [];
+  const out: WatchedAnswer[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson'))) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const a = JSON.parse(line) as WatchedAnswer;
+        if (projects.includes(a.project)) out.push(a);
+      } catch {
+        // a process killed mid-line
+      }
+    }
+  }
+  return out;
+}

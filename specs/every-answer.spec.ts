@@ -1,0 +1,156 @@
+/**
+ * What no answer may carry, over every answer of the run (§1, §5, §5.9, §7; reading "A refusal reveals nothing"):
+ * no key, in any encoding, and no record where the request may not see it — another mode's, another merchant's, or
+ * any record in an answer to a request without a valid key or without the permission, whatever its method, status,
+ * path, query or header spelling. The watcher (core/run/watch.ts) kept every answer of every check; these checks run
+ * once all others have (their own project, the checks project's teardown: playwright.config.ts) and judge them all
+ * (checks/provenance.ts).
+ *
+ * First they learn for themselves, so that a run of a few selected checks is judged too: every listing the
+ * configuration can read, and every status seen on any of them asked on every listing by every key allowed to list it
+ * (an empty answer is then evidence, not nothing to check).
+ */
+import { statusCounts } from '../checks/filter.ts';
+import { keyLeakViolations, type ProvenanceRule, provenanceViolations } from '../checks/provenance.ts';
+import { fetchPage } from '../core/client/http.ts';
+import { asKey } from '../core/model/credentials.ts';
+import { type Listing, MAX_LIMIT, readableListings, withSelection } from '../core/model/listing.ts';
+import type { Presenter } from '../core/model/provenance.ts';
+import { RuleViolation, type Violation } from '../core/model/verdict.ts';
+import { type CheckContext, notExercised } from '../core/run/check.ts';
+import { enumerate, Unusable } from '../core/run/walk.ts';
+import { readWatchedAnswers } from '../core/run/watch.ts';
+import { type Need, settle, test } from '../fixtures/test.ts';
+
+/** Every listing the configuration can read, the second sandbox merchant's too. */
+function everyListing(ctx: CheckContext): Listing[] {
+  const { merchants } = ctx.target;
+  const other = merchants.otherSandbox ? [{ merchant: merchants.otherSandbox, auth: asKey('test') }] : [];
+  return [...readableListings(ctx.target), ...other];
+}
+
+const asked = new WeakMap<object, Promise<string>>();
+
+/**
+ * Reads every listing, then asks every status seen anywhere of every listing (first page, limit 100), once per
+ * worker: what the watcher learns from, and queries no other check asks of those keys. Returns what it did, in words.
+ */
+function askEverywhere(ctx: CheckContext): Promise<string> {
+  let done = asked.get(ctx.api);
+  if (!done) {
+    done = (async () => {
+      const listings: Listing[] = [];
+      const statuses = new Set<string>();
+      for (const l of everyListing(ctx)) {
+        try {
+          const set = await enumerate(ctx, l);
+          for (const [s] of statusCounts(set.records)) statuses.add(s);
+          listings.push(l);
+        } catch (error) {
+          // An unreadable listing is its own rule's failure (MODE-*); here it is simply not asked.
+          if (!(error instanceof Unusable)) throw error;
+        }
+      }
+      for (const l of listings) {
+        for (const status of statuses) await fetchPage(ctx.api, withSelection(l, { status }), { limit: MAX_LIMIT });
+      }
+      return `${statuses.size} status(es) seen on ${listings.length} listing(s), each asked of every listing`;
+    })();
+    asked.set(ctx.api, done);
+    done.catch(() => asked.delete(ctx.api));
+  }
+  return done;
+}
+
+/** The answers to judge: the watched project's (the checks) and this project's own. */
+function answersOfTheRun() {
+  const info = test.info();
+  const watched = (info.project.use as { watchOf?: string }).watchOf;
+  return readWatchedAnswers([info.project.name, ...(watched ? [watched] : [])]);
+}
+
+/** Ends the check with its first violation, naming how many more there were. */
+function assertNone(violations: Violation[]): void {
+  const [first] = violations;
+  if (!first) return;
+  const more = violations.length > 1 ? ` (and ${violations.length - 1} more answer(s) like it)` : '';
+  throw new RuleViolation({ ...first, received: `${first.received}${more}` });
+}
+
+/** Who must have asked something for a rule's check to have evidence. */
+const PRESENTERS: Record<ProvenanceRule, readonly Presenter[]> = {
+  'MODE-ISOLATION': ['test', 'live'],
+  'MER-ISOLATION': ['test', 'live'],
+  'MODE-LIVE-SANDBOX': ['live'],
+  'AUTH-FORBIDDEN': ['restricted'],
+  'AUTH-MISSING': ['none'],
+  'AUTH-INVALID': ['invalid'],
+  'AUTH-REVOKED': ['revoked'],
+  'AUTH-FIRST': ['invalid', 'revoked'],
+};
+
+const traced = (rule: ProvenanceRule, needs: Need[] = []) =>
+  settle(
+    async (ctx) => {
+      const learned = await askEverywhere(ctx);
+      const answers = answersOfTheRun();
+      const { violations, stats } = provenanceViolations(answers, rule);
+      ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
+      assertNone(violations);
+      if (stats.records === 0)
+        notExercised(ctx, 'no listing the configuration can read held a record: nothing to trace');
+      const judged = PRESENTERS[rule].reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
+      if (judged === 0) notExercised(ctx, `no answer of the run came to ${PRESENTERS[rule].join(' or ')}`);
+    },
+    { needs },
+  );
+
+test.describe('§5.9 No answer gives a key back', () => {
+  // §5.9 "Keys must stay out of client-side code and must not be shared"; reading: "The key never appears in any
+  // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
+  test(
+    'KEY-SECRET no answer of the run gives a key back, whole, encoded or most of it (every method, status, path, query and credential)',
+    settle(async (ctx) => {
+      await askEverywhere(ctx);
+      const answers = answersOfTheRun();
+      ctx.notes.add(`${answers.length} answers of the run scanned`);
+      assertNone(keyLeakViolations(answers));
+    }),
+  );
+});
+
+test.describe('§1, §5, §7 No answer shows a record the request may not see', () => {
+  // §1 "Objects created in one mode are not accessible from the other"; reading: the two listings of one merchant
+  // share no record, under every query.
+  test(
+    'MODE-ISOLATION no answer of the run shows a record of the other mode (any query, any listing)',
+    traced('MODE-ISOLATION'),
+  );
+  // reading: "listings of two different merchants share no record".
+  test(
+    "MER-ISOLATION no answer of the run shows another merchant's record on a merchant's listing",
+    traced('MER-ISOLATION'),
+  );
+  // §5.6 "Only test keys can be used with sandbox merchants"; §7: the other mode's object is not found.
+  test(
+    'MODE-LIVE-SANDBOX no answer to the live key shows a sandbox record, whatever its status',
+    traced('MODE-LIVE-SANDBOX', ['live']),
+  );
+  // §7 403 "The key lacks the permissions required"; reading: "A refusal reveals nothing".
+  test(
+    'AUTH-FORBIDDEN no answer to the restricted key shows a record, whatever its status',
+    traced('AUTH-FORBIDDEN', ['restricted']),
+  );
+  // §5.2 "A request without a valid key is rejected with status 401" — and its answer carries nothing.
+  test('AUTH-MISSING no answer without a key shows a record, whatever its method or status', traced('AUTH-MISSING'));
+  test(
+    'AUTH-INVALID no answer to a credential never issued shows a record, whatever its status',
+    traced('AUTH-INVALID'),
+  );
+  test(
+    'AUTH-REVOKED no answer to a revoked key shows a record, whatever its status',
+    traced('AUTH-REVOKED', ['revoked']),
+  );
+  // reading: a bad key gets 401 "on any merchant, existing or not": an unknown merchant's refusal shows nothing either.
+  test('AUTH-FIRST no answer to a bad key on an unknown merchant shows a record', traced('AUTH-FIRST'));
+});
