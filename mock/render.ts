@@ -31,8 +31,8 @@ export interface RenderHooks {
   error?(failure: Failure, facts: RequestFacts): void;
   /** Rewrite the body as serialized (what a hand-written serializer puts on the wire); undefined keeps it. */
   text?(body: string, status: number, facts: RequestFacts): string | undefined;
-  /** Add or change response headers. */
-  headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
+  /** Add or change response headers (`status`: the answer's, after every rewrite). */
+  headers?(headers: Record<string, string | number>, facts: RequestFacts, status: number): void;
 }
 
 /**
@@ -100,7 +100,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
         : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
     if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
-    for (const rewrite of board.headers) rewrite(headers, facts);
+    for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };
   };
 }
