@@ -178,22 +178,32 @@ export interface View {
   lower: string;
 }
 
-/** The text and what the decoders make of it (a view only where a decoder changed something), the text first. */
+/**
+ * The text and what the decoders make of it (a view only where a decoder changed something), the text first. A
+ * decoded view is decoded again only by the decoders whose trigger its escapes produced (`\u0026` gave `&`, `%25`
+ * gave `%`): an escape inside an escape, and no second pass over a text that merely held both kinds side by side.
+ */
 export function views(text: string): View[] {
   const out: View[] = [{ how: '', steps: [], text, lower: text.toLowerCase() }];
-  let frontier = out;
+  let frontier: Array<[View, readonly Decoder[]]> = [[out[0] as View, DECODERS]];
   for (let depth = 0; depth < DEPTH && frontier.length > 0; depth++) {
-    const next: View[] = [];
-    for (const v of frontier) {
-      for (const d of DECODERS) {
+    const next: Array<[View, readonly Decoder[]]> = [];
+    for (const [v, decoders] of frontier) {
+      for (const d of decoders) {
         if (!v.text.includes(d.trigger)) continue;
-        const decoded = v.text.replace(d.token, d.decode);
+        const produced = new Set<Decoder>();
+        const decoded = v.text.replace(d.token, (token) => {
+          const plain = d.decode(token);
+          for (const again of DECODERS) if (plain.includes(again.trigger)) produced.add(again);
+          return plain;
+        });
         if (decoded === v.text) continue;
         const how = v.how ? `${v.how}, then ${d.name}` : d.name;
-        next.push({ how, steps: [...v.steps, d], text: decoded, lower: decoded.toLowerCase() });
+        const view = { how, steps: [...v.steps, d], text: decoded, lower: decoded.toLowerCase() };
+        out.push(view);
+        next.push([view, [...produced]]);
       }
     }
-    out.push(...next);
     frontier = next;
   }
   return out;

@@ -115,7 +115,7 @@ export const KEY_FAULTS: readonly Fault[] = [
   fault(
     'key-echo-quoted-printable',
     'KEY-SECRET',
-    '404 bodies carry debug: the request\'s Authorization header quoted-printable-encoded, every byte (=42=65=61…)',
+    "404 bodies carry debug: the request's Authorization header quoted-printable-encoded, every byte (=42=65=61…)",
     {
       text: (body, status, f) => {
         if (status !== 404 || f.presented === undefined || !body.endsWith('}')) return undefined;

@@ -233,13 +233,17 @@ describe('views and hasRun', () => {
     );
     assert.deepEqual(
       views('a%41&#66;').map((v) => v.how),
+      ['', 'percent-decoded', 'HTML character references decoded'],
+      'two kinds side by side: each decoded once',
+    );
+    assert.deepEqual(
+      views('a%26%2366%3B').map((v) => [v.how, v.text]),
       [
-        '',
-        'percent-decoded',
-        'HTML character references decoded',
-        'percent-decoded, then HTML character references decoded',
-        'HTML character references decoded, then percent-decoded',
+        ['', 'a%26%2366%3B'],
+        ['percent-decoded', 'a&#66;'],
+        ['percent-decoded, then HTML character references decoded', 'aB'],
       ],
+      'an escape that decodes to another: decoded again',
     );
     assert.equal(views('%2541').at(1)?.text, 'A', '%25 is %: encoded twice, decoded in one step');
     assert.equal(views('=4=4').length, 1, 'not quoted-printable');

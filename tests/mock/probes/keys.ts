@@ -63,7 +63,10 @@ export const KEY_PROBES: Record<string, Probe> = {
     assert.deepEqual([c.status, f.status], [401, 401]);
     assert.match(c.headers.get('content-type') ?? '', /json/);
     assert.match(f.headers.get('content-type') ?? '', /^text\/html/);
-    assert.ok(!f.text.includes(WRONG) && decodeHTML(f.text).includes(WRONG), 'the page spells the key, a browser shows it');
+    assert.ok(
+      !f.text.includes(WRONG) && decodeHTML(f.text).includes(WRONG),
+      'the page spells the key, a browser shows it',
+    );
     const ok = await call(p.faulty.url, list(SB));
     assert.ok(ok.status === 200 && ok.body.data !== undefined, '200 answers stay JSON');
   },
