@@ -31,8 +31,8 @@ export interface RenderHooks {
   error?(failure: Failure, facts: RequestFacts): void;
   /** Rewrite the body as serialized (what a hand-written serializer puts on the wire); undefined keeps it. */
   text?(body: string, status: number, facts: RequestFacts): string | undefined;
-  /** Add or change response headers. */
-  headers?(headers: Record<string, string | number>, facts: RequestFacts): void;
+  /** Add or change response headers (`status`: the answer's, after every rewrite). */
+  headers?(headers: Record<string, string | number>, facts: RequestFacts, status: number): void;
 }
 
 /**
@@ -132,7 +132,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
     const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
     if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
-    for (const rewrite of board.headers) rewrite(headers, facts);
+    for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };
   };
 }

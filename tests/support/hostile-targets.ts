@@ -1,6 +1,8 @@
 /**
  * Misbehaving targets for the secrets canary. Each one answers the reachability probe, then misbehaves:
- * - echo: reflects the Authorization header into bodies (200, 401, 500) and into a response header;
+ * - echo: reflects the Authorization header into bodies (200, 401, 500) and into response headers, as is and in
+ *   encodings of the suite's table (core/model/key-forms.ts: hex, Base32, HTML character references, percent-encoded
+ *   twice), so that the scan of what the suite wrote proves the redaction of each;
  * - garbage: non-JSON bodies, odd statuses, the header reflected inside the garbage;
  * - hang: never answers a payments request.
  * (A correct target whose data grows under the suite is the bundled mock with MockOptions.grow: tests/e2e/changing-data.ts.)
@@ -8,6 +10,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { base32 } from '@scure/base';
 
 export type HostileKind = 'echo' | 'garbage' | 'hang';
 
@@ -32,11 +35,15 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
     if (auth) stats.echoed += 1;
     const n = Number(url.searchParams.get('offset') ?? 0);
     if (kind === 'echo') {
+      const bytes = [...Buffer.from(auth)];
       res.setHeader('x-echo-authorization', auth);
+      res.setHeader('x-echo-hex', Buffer.from(auth).toString('hex'));
+      res.setHeader('link', `</help?auth=${bytes.map((b) => `%25${b.toString(16).padStart(2, '0')}`).join('')}>`);
       if (n % 3 === 1) {
+        const html = bytes.map((b) => `&#${b};`).join('');
         res
           .writeHead(401, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ message: `invalid key ${auth}` }));
+          .end(JSON.stringify({ message: `invalid key ${auth}`, html: `<code>${html}</code>` }));
       } else if (n % 3 === 2) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`Error: boom\n    at handler (authorization=${auth})`);
       } else {
@@ -50,6 +57,7 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
             limit: 3,
             total: 99,
             key: auth,
+            trace: base32.encode(Buffer.from(auth)),
           }),
         );
       }

@@ -1,45 +1,46 @@
 /**
  * Scans run artifacts for secrets: every file under the given folders, inside zips (traces, blob
- * reports) and inside the HTML report's embedded base64 zip, for each needle in all its leak forms.
+ * reports) and inside the HTML report's embedded base64 zip, for each key in every form of
+ * core/model/key-forms.ts (the table the suite's own redaction derives from) and for its random part alone.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { base64Cores } from '../../core/model/secrets.ts';
+import { formsIn, keyForms, type View, views } from '../../core/model/key-forms.ts';
 
 export interface Hit {
   file: string;
   form: string;
 }
 
-/** The forms a key can take in an artifact: as is, case-changed, Base64 (also of `key:`), URL-encoded, the hash alone. */
-export function leakForms(key: string): Array<[string, string]> {
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  const hash = key.replace(/^sk_(?:test|live)_/i, '');
-  return [
-    ['key', key],
-    ['lowercase', key.toLowerCase()],
-    ['uppercase', key.toUpperCase()],
-    ['base64', b64(key)],
-    ['base64 basic', b64(`${key}:`)],
-    // inside a longer Base64 text the key may start at any of three byte alignments
-    ...base64Cores(key).map((core, i) => [`base64 inside (alignment ${i})`, core]),
-    ['url-encoded', encodeURIComponent(key)],
-    ['hash part', hash],
-  ].filter(([, v]) => (v as string).length >= 8) as Array<[string, string]>;
+/**
+ * The forms of `key` that a text (read as its views) shows: each form of the table by name (`key` as is,
+ * `case-changed`, `hex`, `Base32`, `Base64`, …, with the decoding that showed it: `hex (percent-decoded)`), and
+ * `hash part` for the key's random part alone, in any case.
+ */
+export function leakForms(key: string, read: readonly View[]): string[] {
+  const forms = keyForms(key);
+  const hash = key.replace(/^sk_(?:test|live)_/i, '').toLowerCase();
+  const found = new Set<string>();
+  for (const view of read) {
+    const how = view.how ? ` (${view.how})` : '';
+    for (const form of formsIn(forms, view)) found.add(`${form || 'key'}${how}`);
+    if (hash.length >= 8 && view.lower.includes(hash)) found.add(`hash part${how}`);
+  }
+  return [...found];
 }
 
 /** Anything shaped like a key, configured or not (the shape the before-stop hook looks for). */
 export const KEY_SHAPE = /sk_(?:test|live)_[A-Za-z0-9]{12,}/;
 
 export function scanPaths(paths: string[], keys: string[], patterns: RegExp[] = []): { files: number; hits: Hit[] } {
-  const forms = keys.flatMap((k) => leakForms(k));
   const hits: Hit[] = [];
   let files = 0;
   const visit = (label: string, data: Buffer) => {
     files += 1;
-    for (const [form, needle] of forms) if (data.includes(needle)) hits.push({ file: label, form });
-    const text = patterns.length > 0 ? data.toString('latin1') : '';
+    const text = data.toString('latin1');
+    const read = views(text);
+    for (const key of keys) for (const form of leakForms(key, read)) hits.push({ file: label, form });
     for (const p of patterns) if (p.test(text)) hits.push({ file: label, form: `pattern ${p.source}` });
     let entries: Array<[string, Buffer]> = [];
     try {
@@ -48,7 +49,7 @@ export function scanPaths(paths: string[], keys: string[], patterns: RegExp[] = 
       hits.push({ file: label, form: 'unreadable zip (cannot prove it clean)' });
     }
     for (const [name, inner] of entries) visit(`${label}!${name}`, inner);
-    for (const m of data.toString('latin1').matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) {
+    for (const m of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) {
       visit(`${label}!embedded.zip`, Buffer.from(m[1] as string, 'base64'));
     }
   };

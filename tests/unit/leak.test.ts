@@ -11,7 +11,7 @@ describe('findKeyLeak: the whole key, encoded', () => {
   test('as is, URL-encoded and Base64-encoded, in a body or a header', () => {
     assert.equal(findKeyLeak(KEY, body(`{"message":"bad key ${KEY}"}`)), 'body');
     assert.equal(findKeyLeak(KEY, header(KEY)), 'header x-key-hint');
-    assert.equal(findKeyLeak(`${KEY}/+`, body(encodeURIComponent(`${KEY}/+`))), 'body (URL-encoded)');
+    assert.equal(findKeyLeak(`${KEY}/+`, body(encodeURIComponent(`${KEY}/+`))), 'body (percent-decoded)');
     assert.equal(findKeyLeak(KEY, body(Buffer.from(`user=${KEY}`).toString('base64'))), 'body (Base64)');
   });
 });
@@ -20,21 +20,33 @@ describe('findKeyLeak: what a client decodes', () => {
   const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   test('a JSON string with every character escaped (\\u0073k_…)', () => {
     assert.ok(!body(`{"message":"${escaped}"}`).text.includes(KEY));
-    assert.equal(findKeyLeak(KEY, body(`{"message":"${escaped}"}`)), 'body (its JSON strings decoded)');
-    assert.equal(findKeyLeak(KEY, body(`{"${escaped}":1}`)), 'body (its JSON strings decoded)', 'as a key too');
+    assert.equal(findKeyLeak(KEY, body(`{"message":"${escaped}"}`)), 'body (backslash escapes decoded)');
+    assert.equal(findKeyLeak(KEY, body(`{"${escaped}":1}`)), 'body (backslash escapes decoded)', 'as a key too');
   });
   test('most of the key, JSON-escaped', () => {
     const most = [...KEY.slice(0, -4)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    assert.match(findKeyLeak(KEY, body(`{"m":"${most}****"}`)) ?? '', /^body \(its JSON strings decoded\) \(20 of/);
+    assert.match(findKeyLeak(KEY, body(`{"m":"${most}****"}`)) ?? '', /^body \(backslash escapes decoded\) \(20 of/);
   });
   test('percent-encoded in a header (a Location) or a body, every character', () => {
     const every = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
     assert.equal(findKeyLeak(KEY, header(`https://x.example/?k=${every}`)), 'header x-key-hint (percent-decoded)');
     assert.equal(findKeyLeak(KEY, body(`key=${every}`)), 'body (percent-decoded)');
   });
-  test('an escape that decodes to nothing of the key is no leak; a body that is not JSON is read raw only', () => {
+  test('an escape that decodes to nothing of the key is no leak; escapes in a text that is not JSON decode too', () => {
     assert.equal(findKeyLeak(KEY, body('{"m":"\\u0041\\n"}')), undefined);
-    assert.equal(findKeyLeak(KEY, body(`not json \\ ${escaped}`)), undefined);
+    assert.equal(findKeyLeak(KEY, body(`not json \\ ${escaped}`)), 'body (backslash escapes decoded)');
+  });
+  test('an escape inside an escape: a JSON string in a JSON string, a character reference in a JSON string', () => {
+    const inner = `{"m":"${escaped}"}`;
+    assert.equal(
+      findKeyLeak(KEY, body(JSON.stringify({ wrapped: inner }))),
+      'body (backslash escapes decoded, then backslash escapes decoded)',
+    );
+    const refs = [...KEY].map((c) => `\\u0026#${c.charCodeAt(0)};`).join('');
+    assert.equal(
+      findKeyLeak(KEY, body(`{"m":"${refs}"}`)),
+      'body (backslash escapes decoded, then HTML character references decoded)',
+    );
   });
 });
 
@@ -53,6 +65,11 @@ describe('findKeyLeak: most of the key (reading: "not as a large part of it")', 
   test('a hint of the last four characters, the prefix alone, or a few characters are not a leak', () => {
     assert.equal(findKeyLeak(KEY, body(`your key ends in ${KEY.slice(-4)}`)), undefined);
     assert.equal(findKeyLeak(KEY, body('keys look like sk_test_…')), undefined);
+    assert.equal(
+      findKeyLeak('sk_test_', body('keys look like sk_test_…')),
+      undefined,
+      'a presented prefix is no secret',
+    );
     assert.equal(findKeyLeak(KEY, body(`sk_test_${SECRET.slice(0, 8)}…`)), undefined);
     assert.equal(findKeyLeak(KEY, body(`${'*'.repeat(18)}${SECRET.slice(-6)}`)), undefined);
   });
