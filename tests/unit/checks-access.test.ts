@@ -6,8 +6,10 @@ import {
   accessViolation,
   type Credential,
   expectedAccess,
+  isCanonical,
   type MerchantRole,
 } from '../../checks/access-oracle.ts';
+import { arounds, GLUED, spellingClasses } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-property.ts';
@@ -120,6 +122,38 @@ describe('expectedAccess: the rule and the allowed answers of every request', ()
       // A bad key stays bad.
       assert.equal(verdict(on(key('revoked'), 'sandbox', { spelling }), 200), false, how);
       assert.equal(verdict(on(key('revoked'), 'sandbox', { spelling }), 403), false, how);
+    }
+  });
+});
+
+describe('expectedAccess over the header grammar (core/generate/auth-header.ts)', () => {
+  test('more than the key, or the key glued to its scheme, is another credential: 401 only, by the rule of the key', () => {
+    const statuses = [200, 204, 400, 401, 403, 404, 500];
+    for (const slot of ['test', 'live', 'restricted', 'revoked'] as KeySlot[]) {
+      for (const merchant of ['sandbox', 'live', 'unknown'] as MerchantRole[]) {
+        for (const endpoint of ['status', 'list'] as const) {
+          for (const spelling of [...spellingClasses(), GLUED]) {
+            for (const around of [undefined, ...arounds(slot, 'test')]) {
+              const credential: Credential = around ? { kind: 'key', slot, around } : key(slot);
+              const c = on(credential, merchant, { spelling, endpoint });
+              const exp = expectedAccess(c, modes);
+              const how = `${slot} ${around?.name ?? ''} ${JSON.stringify(spelling)} ${endpoint} ${merchant}`;
+              if (around || spelling === GLUED || slot === 'revoked') {
+                const rule = slot === 'revoked' ? 'AUTH-REVOKED' : 'AUTH-INVALID';
+                assert.equal(exp.rule, endpoint === 'list' && merchant === 'unknown' ? 'AUTH-FIRST' : rule, how);
+                assert.deepEqual(statuses.filter(exp.allowed), [401], how);
+              } else {
+                // The key alone in another spelling: the canonical answer or a 401, by the canonical rule.
+                const canonical = expectedAccess(on(key(slot), merchant, { endpoint }), modes);
+                assert.equal(exp.rule, canonical.rule, how);
+                const lenient = !isCanonical(spelling);
+                const allowed = statuses.filter((st) => canonical.allowed(st) || (lenient && st === 401));
+                assert.deepEqual(statuses.filter(exp.allowed), allowed, how);
+              }
+            }
+          }
+        }
+      }
     }
   });
 });
