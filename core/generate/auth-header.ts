@@ -19,12 +19,13 @@
 import fc from 'fast-check';
 import type { Around, Auth, HeaderSpelling, KeySlot } from '../model/credentials.ts';
 
-interface Named<T> {
+/** A class of one part of the header: its name (in the record's notes) and the text it puts there. */
+interface Named {
   name: string;
-  value: T;
+  value: string;
 }
 
-export const SCHEMES: readonly Named<string>[] = [
+export const SCHEMES: readonly Named[] = [
   { name: 'scheme Bearer', value: 'Bearer' },
   { name: 'scheme in lower case', value: 'bearer' },
   { name: 'scheme in upper case', value: 'BEARER' },
@@ -35,15 +36,15 @@ export const SCHEMES: readonly Named<string>[] = [
   { name: 'no scheme (a bare key)', value: '' },
 ];
 
-export const SEPARATORS: readonly Named<string>[] = [
+export const SEPARATORS: readonly Named[] = [
   { name: 'one space after the scheme', value: ' ' },
   { name: 'several spaces after the scheme', value: '  ' },
   { name: 'a tab after the scheme', value: '\t' },
   { name: 'no separator (the key glued to the scheme)', value: '' },
 ];
 
-export const LEADS: readonly Named<string>[] = [{ name: 'leading whitespace', value: ' ' }];
-export const TRAILS: readonly Named<string>[] = [
+export const LEADS: readonly Named[] = [{ name: 'leading whitespace', value: ' ' }];
+export const TRAILS: readonly Named[] = [
   { name: 'a trailing space', value: ' ' },
   { name: 'a trailing tab', value: '\t' },
 ];
@@ -118,7 +119,7 @@ export const sameSpelling = (a: HeaderSpelling, b: HeaderSpelling) =>
  */
 export function spellingArb(glued: boolean): fc.Arbitrary<HeaderSpelling> {
   const gaps = SEPARATORS.filter((s) => glued || s.value !== '').map((s) => s.value);
-  const edge = (classes: readonly Named<string>[]) => fc.constantFrom('', ...classes.map((c) => c.value));
+  const edge = (classes: readonly Named[]) => fc.constantFrom('', ...classes.map((c) => c.value));
   const any = fc
     .record({
       scheme: fc.constantFrom(...SCHEMES.map((s) => s.value)),
@@ -166,7 +167,7 @@ export function aroundCoverage(keys: Partial<Record<KeySlot, string>>, slots: re
 export function grammarClasses(auth: Auth): string[] {
   if (auth.kind !== 'key') return [];
   const scheme = auth.scheme ?? 'Bearer';
-  const classOf = (classes: readonly Named<string>[], value: string) =>
+  const classOf = (classes: readonly Named[], value: string) =>
     classes.find((c) => c.value === value)?.name ?? JSON.stringify(value);
   const out = [classOf(SCHEMES, scheme), auth.mutation ? 'a mutated key' : `the ${auth.slot} key exactly`];
   if (scheme !== '') out.push(classOf(SEPARATORS, auth.gap ?? ' '));

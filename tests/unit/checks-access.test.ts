@@ -215,6 +215,18 @@ describe('accessCases: every request a rule draws is one its rule fixes', () => 
     assert.ok(forbidden.some((c) => c.query.sort !== undefined && c.query.status !== undefined));
   });
 
+  test('with the test key alone, too, every request a rule draws is one its rule fixes (the grammar included)', () => {
+    const alone = testTarget();
+    for (const rule of ACCESS_RULES) {
+      const cases = accessCases(alone, rule);
+      for (const c of [...(cases?.examples ?? []), ...(cases ? fc.sample(cases.arb, { seed: 9, numRuns: 100 }) : [])]) {
+        assert.equal(expectedAccess(c, keyModes(alone)).rule, rule, JSON.stringify(c));
+      }
+    }
+    const invalid = accessCases(alone, 'AUTH-INVALID')?.examples ?? [];
+    assert.ok(invalid.some((c) => c.credential.kind === 'key' && c.credential.around?.name === 'in double quotes'));
+  });
+
   test('a rule without its inputs has no space (the check is skipped)', () => {
     assert.equal(accessCases(testTarget(), 'MODE-LIVE-LIVE'), undefined);
     assert.equal(accessCases(testTarget(), 'AUTH-REVOKED'), undefined);
