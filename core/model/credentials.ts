@@ -132,7 +132,7 @@ export function authLabel(auth: Auth): string {
   const notes: string[] = [];
   if (auth.around) notes.push(auth.around.name);
   if (auth.mutation && !plain) notes.push(`${ref(auth.slot)} ${auth.mutation.name}`);
-  if (auth.lead) notes.push(`${whitespaceName(auth.lead)} before the scheme`);
+  if (auth.lead) notes.push(`${whitespaceName(auth.lead)} before the value`);
   const gap = auth.gap ?? ' ';
   if (auth.scheme === '') notes.push('no scheme');
   else if (gap === '') notes.push('no space after the scheme');

@@ -133,7 +133,7 @@ describe('the header as sent, its label and its curl line', () => {
     assert.equal(label({ gap: '  ' }), 'Authorization: Bearer  $API_TEST_KEY (2 spaces after the scheme)');
     assert.equal(
       label({ lead: ' ', trail: '\t' }),
-      'Authorization:  Bearer $API_TEST_KEY\t (a space before the scheme; a tab after the key)',
+      'Authorization:  Bearer $API_TEST_KEY\t (a space before the value; a tab after the key)',
     );
   });
 
