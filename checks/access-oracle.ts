@@ -4,7 +4,7 @@
  * Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
-import type { KeyMutation, KeySlot } from '../core/model/credentials.ts';
+import type { Around, HeaderSpelling, KeyMutation, KeySlot } from '../core/model/credentials.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
@@ -17,13 +17,11 @@ export type Credential =
   | { kind: 'none' }
   /** A made-up header value, never a secret (`Bearer not-a-key`, `''`). */
   | { kind: 'malformed'; header: string }
-  | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation };
+  /** A configured key, possibly mutated, possibly with more in the header `around` it (another credential). */
+  | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation; around?: Around };
 
-/** How the header is written around the key: the scheme's spelling and the whitespace after it. */
-export interface Spelling {
-  scheme: string;
-  gap: string;
-}
+/** How the header is written around the key: the scheme's spelling, the whitespace after it, before and after all. */
+export type Spelling = HeaderSpelling;
 
 export interface AccessCase {
   credential: Credential;
@@ -69,8 +67,14 @@ const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
 const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
 
 export function isValidCredential(c: Credential): boolean {
-  return c.kind === 'key' && c.mutation === undefined && VALID_SLOTS.includes(c.slot);
+  return c.kind === 'key' && c.mutation === undefined && c.around === undefined && VALID_SLOTS.includes(c.slot);
 }
+
+/**
+ * Whether the key stands as a word of its own after the scheme (spaces, leniently tabs) or alone (a bare key):
+ * `Bearer<key>` is another credential, not the key.
+ */
+export const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
 
 /**
  * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a
@@ -91,6 +95,13 @@ function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): 
     return refused('AUTH-MISSING', 'an empty Authorization header');
   if (cred.kind === 'malformed') return refused('AUTH-INVALID', 'a malformed Authorization header');
   if (cred.mutation) return refused('AUTH-INVALID', `the ${cred.slot} key ${cred.mutation.name}`);
+  // More in the header than the key, or the key glued to its scheme: another credential (reading), refused by the
+  // rule of the key's kind.
+  const other = cred.around?.name ?? (separated(c.spelling) ? undefined : 'glued to its scheme');
+  if (other) {
+    const rule = VALID_SLOTS.includes(cred.slot) ? 'AUTH-INVALID' : 'AUTH-REVOKED';
+    return refused(rule, `the ${cred.slot} key ${other}`);
+  }
   if (!VALID_SLOTS.includes(cred.slot)) return refused('AUTH-REVOKED', `the ${cred.slot} key (revoked or rotated out)`);
 
   const mode = keyMode(cred.slot);
@@ -126,11 +137,12 @@ function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): 
  * makes the scheme name case-insensitive and allows more spaces, but the spec does not ask a target to accept another
  * spelling. So a valid key in another spelling may get the canonical answer or a 401 (ADV-SCHEME reports that
  * refusal), never anything more permissive: a revoked or invalid key gets 401 in every spelling, a restricted key
- * never a 200, no spelling lets a key into another mode or merchant.
+ * never a 200, no spelling lets a key into another mode or merchant. The same holds for whitespace before or after
+ * the key (HTTP strips it) and for another scheme or a bare key (accepting them is ADV-SCHEME's advisory finding).
  */
 export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const base = canonical(c, keyMode);
-  if (isCanonical(c.spelling) || !isValidCredential(c.credential)) return base;
+  if (isCanonical(c.spelling) || !isValidCredential(c.credential) || !separated(c.spelling)) return base;
   return {
     ...base,
     allowed: (s) => base.allowed(s) || s === 401,
@@ -139,7 +151,7 @@ export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test'
 }
 
 /** The spec's own spelling of the header: `Bearer`, one space. */
-export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === ' ';
+export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === ' ' && !s.lead && !s.trail;
 
 /** The violation when the answer is not one the case's rule allows. */
 export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {

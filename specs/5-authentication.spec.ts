@@ -15,6 +15,7 @@ import {
 } from '../checks/auth.ts';
 import { keyFormatViolation } from '../checks/keys.ts';
 import { isLiveKey } from '../checks/schemas.ts';
+import { SCHEMES } from '../core/generate/auth-header.ts';
 import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../core/generate/key-mutations.ts';
 import { type Auth, asKey, NO_AUTH } from '../core/model/credentials.ts';
 import { paymentsPath, STATUS_PATH } from '../core/model/listing.ts';
@@ -56,7 +57,7 @@ test.describe('§5 Authentication: missing and invalid keys, on every query and 
   // §5.1: the header is `Authorization: Bearer <API_KEY>`; reading: "A key is valid only as the exact string that
   // was issued": malformed headers and case-changed, truncated, extended, altered or prefix-swapped keys get 401.
   test(
-    'AUTH-INVALID malformed headers and tampered keys get 401 on both endpoints, any merchant, query and spelling',
+    'AUTH-INVALID malformed headers, tampered keys and more than the key in the header get 401 on both endpoints, any merchant, query and spelling',
     settle(matrix),
   );
 
@@ -220,15 +221,16 @@ test.describe('§5.1 Authorization scheme (advisory)', () => {
   // §5.1: "Every request carries the header `Authorization: Bearer <API_KEY>`". reading: the spec asks for that spelling
   // only; RFC 9110 makes the scheme case-insensitive, so a target should also take `bearer`/`BEARER` (and more
   // spaces), but refusing them with 401 is an advisory finding, not a failure (the access matrix holds every
-  // spelling to "the canonical answer or a 401"). Whether other schemes are accepted is an advisory finding too.
+  // spelling to "the canonical answer or a 401"). Whether other schemes are accepted is an advisory finding too; more
+  // than the key in the header (another token, a comma, quotes, a second credential) is AUTH-INVALID's (the matrix).
   test(
-    'ADV-SCHEME Basic credentials and a bare key are refused with 401',
+    'ADV-SCHEME Basic credentials, other schemes (Basic, Token, "Bearer:") and a bare key are refused with 401',
     settle(async ({ api, target }) => {
       const path = paymentsPath(target.merchants.sandbox);
       const other: Auth[] = [
         asKey('test', { scheme: 'Basic', mutation: BASIC_CREDENTIALS }),
-        asKey('test', { scheme: 'Basic' }),
-        asKey('test', { scheme: '' }),
+        // Every scheme of the header grammar (auth-header.ts) that is not Bearer in some case, and none.
+        ...SCHEMES.filter((s) => s.value.toLowerCase() !== 'bearer').map((s) => asKey('test', { scheme: s.value })),
       ];
       const answers = [];
       for (const auth of other) {

@@ -1,6 +1,6 @@
 /**
  * Credentials as the suite writes them, without their secrets: which configured key (by its slot, never its value),
- * under which scheme and spacing, possibly tampered with. A request carries an `Auth`; reports show its label
+ * under which scheme and spacing, possibly tampered with, with what else the header carries around it. A request carries an `Auth`; reports show its label
  * (`Authorization: Bearer $API_TEST_KEY`) and the variable, never the key.
  */
 
@@ -26,12 +26,52 @@ export interface KeyMutation {
   encodes?: true;
 }
 
+/** A piece of an Authorization header around the key: text as sent, or a configured key by its slot (never its value). */
+export type HeaderPiece = string | { slot: KeySlot };
+
+/**
+ * What a header carries next to the key besides its scheme and whitespace (another token, a comma and a second
+ * credential, quotes, a parameter): it makes the header another credential than the key (reading: 401).
+ */
+export interface Around {
+  /** The grammar class, in words: `followed by another token`, `in double quotes`. */
+  name: string;
+  before?: readonly HeaderPiece[];
+  after?: readonly HeaderPiece[];
+}
+
+/** How a header is written around the key: scheme, the whitespace after it, and whitespace before or after it all. */
+export interface HeaderSpelling {
+  /** `Bearer`, `bearer`, `Basic`, …; '' = a bare key. */
+  scheme: string;
+  /** Between the scheme and the key: ' ', several spaces, a tab, or '' (the key glued to the scheme). */
+  gap: string;
+  /** Whitespace before the header's value (HTTP strips it, RFC 9110 §5.5). */
+  lead?: string;
+  /** Whitespace after the key (HTTP strips it). */
+  trail?: string;
+}
+
 export type Auth =
   | { kind: 'none' }
-  /** A configured key, possibly mutated, after `scheme` (default `Bearer`; '' = a bare key) and `gap` (default ' '). */
-  | { kind: 'key'; slot: KeySlot; scheme?: string; gap?: string; mutation?: KeyMutation }
+  /**
+   * A configured key, possibly mutated, after `scheme` (default `Bearer`; '' = a bare key) and `gap` (default ' '),
+   * with `lead` and `trail` whitespace and what else the header carries `around` it (auth-header.ts's grammar).
+   */
+  | {
+      kind: 'key';
+      slot: KeySlot;
+      scheme?: string;
+      gap?: string;
+      mutation?: KeyMutation;
+      lead?: string;
+      trail?: string;
+      around?: Around;
+    }
   /** A made-up credential that is not a secret of the user's (e.g. `Bearer not-a-key`). */
   | { kind: 'literal'; header: string };
+
+type KeyAuth = Extract<Auth, { kind: 'key' }>;
 
 export const NO_AUTH: Auth = { kind: 'none' };
 
@@ -41,20 +81,79 @@ export const asKey = (
 ): Auth => ({ kind: 'key', slot, ...extra });
 
 /** What precedes the key in the header: `Bearer `, `bearer  ` (two spaces), or nothing for a bare key. */
-export function schemePart(auth: Extract<Auth, { kind: 'key' }>): string {
+export function schemePart(auth: KeyAuth): string {
   const scheme = auth.scheme ?? 'Bearer';
   return scheme === '' ? '' : `${scheme}${auth.gap ?? ' '}`;
+}
+
+/** A key in a header as it is written: the presented key (`main`, mutated if the auth says so) or another one. */
+export type KeyPiece = { slot: KeySlot; main: boolean };
+
+/**
+ * The header, in order, as text and keys: the one description of what a key credential sends. The client puts the
+ * keys in at the last moment; the label and the curl line put their variables in.
+ */
+export function headerPieces(auth: KeyAuth): Array<string | KeyPiece> {
+  const key = (p: HeaderPiece): string | KeyPiece => (typeof p === 'string' ? p : { slot: p.slot, main: false });
+  return [
+    auth.lead ?? '',
+    schemePart(auth),
+    ...(auth.around?.before ?? []).map(key),
+    { slot: auth.slot, main: true },
+    ...(auth.around?.after ?? []).map(key),
+    auth.trail ?? '',
+  ].filter((p) => p !== '');
+}
+
+/** Whitespace HTTP strips around a field value, or the whitespace after the scheme (spaces, leniently tabs). */
+const WHITESPACE = /^[ \t]+$/;
+
+/** Whitespace in words: `2 spaces`, `a tab`, `" \t"`. */
+function whitespaceName(s: string): string {
+  if (/^ +$/.test(s)) return s.length === 1 ? 'a space' : `${s.length} spaces`;
+  if (s === '\t') return 'a tab';
+  return JSON.stringify(s);
 }
 
 /** How a request authenticated, in words and without the secret: `Authorization: Bearer $API_TEST_KEY`. */
 export function authLabel(auth: Auth): string {
   if (auth.kind === 'none') return 'no Authorization header';
   if (auth.kind === 'literal') return `Authorization: ${auth.header}`;
-  const ref = `$${KEY_VARS[auth.slot]}`;
-  const value = auth.mutation ? `${ref} ${auth.mutation.name}` : ref;
-  if (auth.scheme === '') return `Authorization: ${value} (no scheme)`;
+  const ref = (slot: KeySlot) => `$${KEY_VARS[slot]}`;
+  const plain = !auth.around && !auth.trail;
+  // The mutation's name follows the key when nothing else does (`$API_TEST_KEY uppercased`), else it is a note.
+  const value = headerPieces(auth)
+    .map((p) =>
+      typeof p === 'string'
+        ? p
+        : p.main && auth.mutation && plain
+          ? `${ref(p.slot)} ${auth.mutation.name}`
+          : ref(p.slot),
+    )
+    .join('');
+  const notes: string[] = [];
+  if (auth.around) notes.push(auth.around.name);
+  if (auth.mutation && !plain) notes.push(`${ref(auth.slot)} ${auth.mutation.name}`);
+  if (auth.lead) notes.push(`${whitespaceName(auth.lead)} before the value`);
   const gap = auth.gap ?? ' ';
-  return `Authorization: ${schemePart(auth)}${value}${gap === ' ' ? '' : ` (${gap.length} spaces after the scheme)`}`;
+  if (auth.scheme === '') notes.push('no scheme');
+  else if (gap === '') notes.push('no space after the scheme');
+  else if (gap !== ' ') notes.push(`${whitespaceName(gap)} after the scheme`);
+  if (auth.trail) notes.push(`${whitespaceName(auth.trail)} after the key`);
+  return `Authorization: ${value}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/**
+ * The configured key a request presents, by its slot: only when the header, as sent, is that key exactly after a
+ * Bearer scheme in any case and any whitespace (what a target may accept as that key, reading "Keys, modes,
+ * merchants"); undefined for every other header (none, a made-up one, a mutated key, more than the key, another
+ * scheme, a bare key, the key glued to the scheme).
+ */
+export function presentedKeySlot(auth: Auth): KeySlot | undefined {
+  if (auth.kind !== 'key' || auth.mutation || auth.around) return undefined;
+  if ((auth.scheme ?? 'Bearer').toLowerCase() !== 'bearer' || !WHITESPACE.test(auth.gap ?? ' ')) return undefined;
+  const edge = (s: string | undefined) => s === undefined || s === '' || WHITESPACE.test(s);
+  return edge(auth.lead) && edge(auth.trail) ? auth.slot : undefined;
 }
 
 /** Length of the `sk_test_` / `sk_live_` prefix (0 for a key without one). */
@@ -63,12 +162,17 @@ export function prefixLength(key: string): number {
 }
 
 /**
- * The configured key a request presents, as a target may take it: the key exactly (or only re-encoded), whatever the
- * scheme's spelling; undefined for no credential, a made-up one, or a key changed into another credential.
+ * The configured key a target may take a header for, by its slot: the key alone (or only re-encoded, as Basic
+ * credentials encode it) under any scheme or none, with any whitespace around it — a target that accepts another
+ * scheme does what the reading calls an advisory finding (ADV-SCHEME), and then serves that key's records. Undefined
+ * for no credential, a made-up one, a mutated key, more than the key, or the key glued to its scheme. The watcher
+ * (core/run/watch.ts) uses it to know whose records an answer may show; presentedKeySlot is the strict Bearer form.
  */
-export function presentedKeySlot(auth: Auth): KeySlot | undefined {
-  if (auth.kind !== 'key') return undefined;
-  return auth.mutation === undefined || auth.mutation.encodes ? auth.slot : undefined;
+export function keyTakenFor(auth: Auth): KeySlot | undefined {
+  if (auth.kind !== 'key' || auth.around || (auth.mutation && !auth.mutation.encodes)) return undefined;
+  if (auth.scheme !== '' && !WHITESPACE.test(auth.gap ?? ' ')) return undefined;
+  const edge = (s: string | undefined) => s === undefined || s === '' || WHITESPACE.test(s);
+  return edge(auth.lead) && edge(auth.trail) ? auth.slot : undefined;
 }
 
 /** The mode a key works in, by its prefix (§2): `sk_live_` live, anything else test. */

@@ -3,7 +3,7 @@
  * what came back. It never holds a key: the credential is named by its variable, and whether the answer gave a key
  * back is a short description of where (`header x-api-key`), computed by the client that knew the key.
  */
-import { type Auth, KEY_VARS, schemePart } from './credentials.ts';
+import { type Auth, headerPieces, KEY_VARS } from './credentials.ts';
 import type { SafeMethod } from './endpoints.ts';
 
 /**
@@ -62,8 +62,14 @@ export function curlFor(
   let header = '';
   if (auth.kind === 'literal') header = ` -H ${quote(`Authorization: ${auth.header}`)}`;
   if (auth.kind === 'key') {
-    const ref = `$${KEY_VARS[auth.slot]}`;
-    header = ` -H "Authorization: ${schemePart(auth)}${auth.mutation ? auth.mutation.shell(ref) : ref}"`;
+    const value = headerPieces(auth)
+      .map((p) => {
+        if (typeof p === 'string') return doubleQuoted(p);
+        const ref = `$${KEY_VARS[p.slot]}`;
+        return p.main && auth.mutation ? auth.mutation.shell(ref) : ref;
+      })
+      .join('');
+    header = ` -H "Authorization: ${value}"`;
   }
   // Accept is curl's own default (*/*) otherwise; it changes no answer the suite judges, so it is left out.
   const others = Object.entries(sent)
@@ -73,6 +79,12 @@ export function curlFor(
   const how = method === 'HEAD' ? ' -I' : method === 'OPTIONS' ? ' -X OPTIONS' : '';
   return `curl -sS -g -i${how}${header}${others} ${quote(url)}`;
 }
+
+/**
+ * Text as it reads between double quotes in POSIX shell: `\`, `"`, `$` and backquotes escaped, a tab written
+ * `$(printf '\t')` so that it survives a copy from a terminal.
+ */
+const doubleQuoted = (s: string) => s.replace(/[\\"$`]/g, '\\$&').replace(/\t/g, `$(printf '\\t')`);
 
 /** `content-type` → `Content-Type`, as the spec writes header names. */
 const canonicalName = (name: string) =>

@@ -12,7 +12,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync }
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
 import { currentCheck } from '../client/request-log.ts';
-import { authLabel, modeOfKey, presentedKeySlot } from '../model/credentials.ts';
+import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { paymentsPath, readEnvelope } from '../model/listing.ts';
@@ -32,7 +32,7 @@ const MAX_SCAN = 256 * 1024;
 export function presenterOf(e: Pick<Exchange, 'auth'>): Presenter {
   const { auth } = e;
   if (auth.kind === 'none' || (auth.kind === 'literal' && auth.header.trim() === '')) return 'none';
-  const slot = presentedKeySlot(auth);
+  const slot = keyTakenFor(auth);
   if (slot === undefined) return 'invalid';
   return slot === 'revoked' || slot === 'old' ? 'revoked' : slot;
 }

@@ -7,6 +7,7 @@
 
 import { compileHooks, type Switchboard } from '../switchboard.ts';
 import { AUTH_FAULTS } from './auth.ts';
+import { AUTH_HEADER_FAULTS } from './auth-header.ts';
 import { AUTHORIZE_FAULTS } from './authorize.ts';
 import { CAP_FAULTS } from './cap.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
@@ -30,6 +31,7 @@ export const FAULTS: readonly Fault[] = [
   ...LIVE_FAULTS,
   ...INPUT_FAULTS,
   ...AUTH_FAULTS,
+  ...AUTH_HEADER_FAULTS,
   ...AUTHORIZE_FAULTS,
   ...KEY_FAULTS,
   ...PATH_FAULTS,

@@ -3,6 +3,7 @@
  * reading.md "Keys, modes, merchants", "Bodies and headers"). Pagination, filter and sort: query.test.ts.
  */
 import assert from 'node:assert/strict';
+import { get as httpGet } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { MESSAGES } from '../../mock/errors.ts';
 import { type RecordedRequest, type RunningMock, startMock } from '../../mock/index.ts';
@@ -83,6 +84,39 @@ describe('AUTH-INVALID: only the exact issued string is a key', () => {
       assertError(await call(base, sandboxList, { auth }), 401, MESSAGES.invalidKey);
     });
   }
+  test('more than the key in the header, or the key glued to its scheme: 401 (another credential)', async () => {
+    const more = [
+      `Bearer ${k} ${k}`,
+      `Bearer ${k},`,
+      `Bearer ${k}, Bearer not-a-key`,
+      `Bearer ${k}, Bearer ${KEYS.live}`,
+      `Bearer ${k}, Basic Zm9vOmJhcg==`,
+      `Bearer ${k};`,
+      `Bearer ${k}; realm=x`,
+      `Bearer "${k}"`,
+      `Bearer not-a-key, Bearer ${k}`,
+      `Bearer${k}`,
+      `Bearer: ${k}`,
+    ];
+    for (const auth of more) {
+      assertError(await call(base, sandboxList, { auth }), 401, MESSAGES.invalidKey);
+      assertError(await call(base, '/merchant/status', { auth }), 401, MESSAGES.invalidKey);
+    }
+  });
+  test('whitespace before the value or after the key is no part of it (HTTP strips it): the key', async () => {
+    // node:http sends a header value as given (fetch would trim it first).
+    const status = (authorization: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = httpGet(`${base}${sandboxList}`, { headers: { authorization } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+      });
+    for (const auth of [` Bearer ${k}`, `Bearer ${k} `, `Bearer ${k}\t`, `\tbearer\t${k} \t`]) {
+      assert.equal(await status(auth), 200, JSON.stringify(auth.replace(k, '<key>')));
+    }
+  });
   test('one or more spaces or tabs between scheme and key (spacing=lenient)', async () => {
     for (const gap of ['  ', '\t', ' \t ']) {
       assert.equal((await call(base, sandboxList, { auth: `Bearer${gap}${k}` })).status, 200, JSON.stringify(gap));

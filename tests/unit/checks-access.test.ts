@@ -6,8 +6,10 @@ import {
   accessViolation,
   type Credential,
   expectedAccess,
+  isCanonical,
   type MerchantRole,
 } from '../../checks/access-oracle.ts';
+import { arounds, GLUED, spellingClasses } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-property.ts';
@@ -124,6 +126,38 @@ describe('expectedAccess: the rule and the allowed answers of every request', ()
   });
 });
 
+describe('expectedAccess over the header grammar (core/generate/auth-header.ts)', () => {
+  test('more than the key, or the key glued to its scheme, is another credential: 401 only, by the rule of the key', () => {
+    const statuses = [200, 204, 400, 401, 403, 404, 500];
+    for (const slot of ['test', 'live', 'restricted', 'revoked'] as KeySlot[]) {
+      for (const merchant of ['sandbox', 'live', 'unknown'] as MerchantRole[]) {
+        for (const endpoint of ['status', 'list'] as const) {
+          for (const spelling of [...spellingClasses(), GLUED]) {
+            for (const around of [undefined, ...arounds(slot, 'test')]) {
+              const credential: Credential = around ? { kind: 'key', slot, around } : key(slot);
+              const c = on(credential, merchant, { spelling, endpoint });
+              const exp = expectedAccess(c, modes);
+              const how = `${slot} ${around?.name ?? ''} ${JSON.stringify(spelling)} ${endpoint} ${merchant}`;
+              if (around || spelling === GLUED || slot === 'revoked') {
+                const rule = slot === 'revoked' ? 'AUTH-REVOKED' : 'AUTH-INVALID';
+                assert.equal(exp.rule, endpoint === 'list' && merchant === 'unknown' ? 'AUTH-FIRST' : rule, how);
+                assert.deepEqual(statuses.filter(exp.allowed), [401], how);
+              } else {
+                // The key alone in another spelling: the canonical answer or a 401, by the canonical rule.
+                const canonical = expectedAccess(on(key(slot), merchant, { endpoint }), modes);
+                assert.equal(exp.rule, canonical.rule, how);
+                const lenient = !isCanonical(spelling);
+                const allowed = statuses.filter((st) => canonical.allowed(st) || (lenient && st === 401));
+                assert.deepEqual(statuses.filter(exp.allowed), allowed, how);
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+});
+
 describe('accessViolation', () => {
   test('names the rule, the required answer, the query and the credential label; nothing when allowed', () => {
     const c = on(key('restricted'), 'sandbox', { query: { sort: 'amount' } });
@@ -179,6 +213,18 @@ describe('accessCases: every request a rule draws is one its rule fixes', () => 
     const forbidden = accessCases(target, 'AUTH-FORBIDDEN')?.examples ?? [];
     assert.ok(SPELLINGS.every((s) => forbidden.some((c) => c.spelling === s && c.merchant === 'live')));
     assert.ok(forbidden.some((c) => c.query.sort !== undefined && c.query.status !== undefined));
+  });
+
+  test('with the test key alone, too, every request a rule draws is one its rule fixes (the grammar included)', () => {
+    const alone = testTarget();
+    for (const rule of ACCESS_RULES) {
+      const cases = accessCases(alone, rule);
+      for (const c of [...(cases?.examples ?? []), ...(cases ? fc.sample(cases.arb, { seed: 9, numRuns: 100 }) : [])]) {
+        assert.equal(expectedAccess(c, keyModes(alone)).rule, rule, JSON.stringify(c));
+      }
+    }
+    const invalid = accessCases(alone, 'AUTH-INVALID')?.examples ?? [];
+    assert.ok(invalid.some((c) => c.credential.kind === 'key' && c.credential.around?.name === 'in double quotes'));
   });
 
   test('a rule without its inputs has no space (the check is skipped)', () => {

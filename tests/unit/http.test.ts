@@ -14,6 +14,7 @@ import {
   TransportError,
 } from '../../core/client/http.ts';
 import { openLedger, resetLedger } from '../../core/client/ledger.ts';
+import { arounds } from '../../core/generate/auth-header.ts';
 import { asKey, authLabel, type KeyMutation, NO_AUTH } from '../../core/model/credentials.ts';
 import { buildURL, curlFor } from '../../core/model/exchange.ts';
 import type { Target } from '../../core/model/target.ts';
@@ -288,6 +289,45 @@ describe('ApiClient: what reaches the server', () => {
     assert.equal(bare.curl, `curl -sS -g -i -H "Authorization: $API_TEST_KEY" '${base}/ok'`);
     assert.equal(basic.authLabel, 'Authorization: Basic $API_TEST_KEY');
     assertKeyFree(JSON.stringify([bare, basic]), 'exchanges');
+  });
+
+  test('a header of the grammar reaches the wire as built (HTTP strips its edges); label and curl show the variables', async () => {
+    const client = new ApiClient(target());
+    const [, , , , otherKey, , , , quotes] = arounds('test', 'live');
+    const again = arounds('live')[1];
+    const sent = [
+      asKey('test', { scheme: 'bearer', gap: '\t', around: quotes, lead: ' ', trail: ' \t' }),
+      asKey('test', { around: otherKey }),
+      asKey('live', { around: again, mutation: EXTENDED }),
+      asKey('test', { gap: '' }),
+    ];
+    const exchanges = [];
+    for (const auth of sent) exchanges.push(await client.get('/echo-body', { auth }));
+    assert.deepEqual(
+      requests.map((r) => r.headers.authorization),
+      [
+        `bearer\t"${TEST_KEY}"`,
+        `Bearer ${TEST_KEY}, Bearer ${LIVE_KEY}`,
+        `Bearer ${LIVE_KEY}x ${LIVE_KEY}`,
+        `Bearer${TEST_KEY}`,
+      ],
+    );
+    assert.equal(
+      exchanges[1]?.authLabel,
+      'Authorization: Bearer $API_TEST_KEY, Bearer $API_LIVE_KEY (followed by a comma and another key)',
+    );
+    assert.equal(
+      exchanges[1]?.curl,
+      `curl -sS -g -i -H "Authorization: Bearer $API_TEST_KEY, Bearer $API_LIVE_KEY" '${base}/echo-body'`,
+    );
+    assert.equal(
+      exchanges[0]?.curl,
+      `curl -sS -g -i -H "Authorization:  bearer$(printf '\\t')\\"$API_TEST_KEY\\" $(printf '\\t')" '${base}/echo-body'`,
+    );
+    // The leak scan looks for the key the header presents (the echo is what follows the first space).
+    assert.equal(exchanges[1]?.keyLeak, 'body');
+    assert.equal(exchanges[2]?.keyLeak, 'body');
+    assertKeyFree(JSON.stringify(exchanges.map((e) => [e.auth, e.authLabel, e.curl, e.keyLeak])), 'exchanges');
   });
 
   test('a slot that is not configured fails before any request, naming the variable', async () => {

@@ -4,6 +4,7 @@
  */
 
 import { AUTH_PROBES } from './auth.ts';
+import { AUTH_HEADER_PROBES } from './auth-header.ts';
 import { AUTHORIZE_PROBES } from './authorize.ts';
 import { CAP_PROBES } from './cap.ts';
 import { ENVELOPE_PROBES } from './envelope.ts';
@@ -27,6 +28,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   LIVE_PROBES,
   INPUT_PROBES,
   AUTH_PROBES,
+  AUTH_HEADER_PROBES,
   AUTHORIZE_PROBES,
   KEY_PROBES,
   PATH_PROBES,
