@@ -15,6 +15,7 @@ import { FILTER_SORT_FAULTS } from './filter-sort.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { KEY_FAULTS } from './keys.ts';
 import { LIVE_FAULTS } from './live.ts';
+import { METHOD_FAULTS } from './methods.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { PATH_FAULTS } from './paths.ts';
 
@@ -32,6 +33,7 @@ export const FAULTS: readonly Fault[] = [
   ...AUTHORIZE_FAULTS,
   ...KEY_FAULTS,
   ...PATH_FAULTS,
+  ...METHOD_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

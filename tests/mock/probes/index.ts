@@ -11,6 +11,7 @@ import { FILTER_SORT_PROBES } from './filter-sort.ts';
 import { INPUT_PROBES } from './input.ts';
 import { KEY_PROBES } from './keys.ts';
 import { LIVE_PROBES } from './live.ts';
+import { METHOD_PROBES } from './methods.ts';
 import { PAGE_PROBES } from './pages.ts';
 import { PATH_PROBES } from './paths.ts';
 import type { Probe } from './probe.ts';
@@ -29,6 +30,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   AUTHORIZE_PROBES,
   KEY_PROBES,
   PATH_PROBES,
+  METHOD_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);
