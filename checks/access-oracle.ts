@@ -1,14 +1,16 @@
 /**
- * The access oracle (payment-api.md §5, §7; reading.md "Keys, modes, merchants"): for any request — credential,
- * header spelling, endpoint, merchant, query — the rule that fixes its answer and the statuses that rule allows.
- * Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
+ * The access oracle (payment-api.md §5, §7; reading.md "Keys, modes, merchants", "Methods"): for any request —
+ * method, credential, header spelling, endpoint, merchant, query — the rule that fixes its answer and the statuses
+ * that rule allows. Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
 import type { Around, HeaderSpelling, KeyMutation, KeySlot } from '../core/model/credentials.ts';
+import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
+import { recordsCarried } from './method-answers.ts';
 
 export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
 export type Endpoint = 'status' | 'list';
@@ -30,6 +32,10 @@ export interface AccessCase {
   /** Whose payments (ignored for `status`). */
   merchant: MerchantRole;
   query: PageRequest;
+  /** GET when absent. HEAD and OPTIONS are judged by the rule GET's request would have (reading "Methods"). */
+  method?: SafeMethod;
+  /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
+  preflight?: true;
 }
 
 /** The rules whose answers the access oracle fixes. */
@@ -55,6 +61,8 @@ export interface AccessExpectation {
   answer: string;
   /** What was sent, in words. */
   what: string;
+  /** A 2xx answer must carry no listing and no record (OPTIONS: reading "Methods"). */
+  noRecords?: true;
 }
 
 const only =
@@ -81,7 +89,9 @@ export const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.g
  * configured key works in (the restricted key may be of either).
  */
 function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
-  const where = c.endpoint === 'status' ? 'GET /merchant/status' : `the payments list of the ${c.merchant} merchant`;
+  const verb = c.preflight ? 'OPTIONS (a CORS pre-flight)' : (c.method ?? 'GET');
+  const list = `the payments list of the ${c.merchant} merchant`;
+  const where = c.endpoint === 'status' ? `${verb} /merchant/status` : verb === 'GET' ? list : `${verb} to ${list}`;
   const cred = c.credential;
   const refused = (rule: AccessRule, what: string): AccessExpectation => ({
     rule: c.endpoint === 'list' && c.merchant === 'unknown' && rule !== 'AUTH-MISSING' ? 'AUTH-FIRST' : rule,
@@ -142,12 +152,41 @@ function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): 
  */
 export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const base = canonical(c, keyMode);
-  if (isCanonical(c.spelling) || !isValidCredential(c.credential) || !separated(c.spelling)) return base;
-  return {
+  if (isCanonical(c.spelling) || !isValidCredential(c.credential) || !separated(c.spelling))
+    return byMethod(c.method, base);
+  return byMethod(c.method, {
     ...base,
     allowed: (s) => base.allowed(s) || s === 401,
     answer: `${base.answer}, or 401 (a spelling other than "Bearer <key>" may be refused)`,
-  };
+  });
+}
+
+/** The refusals of a method the target does not serve (or serves only with a key): always legal for HEAD. */
+const METHOD_REFUSALS: readonly number[] = [405, 404, 401];
+
+/**
+ * The expectation of GET's request sent with another safe method (reading "Methods"). HEAD is GET without a body
+ * (RFC 9110 §9.3.2): GET's statuses, or a refusal (405, 404, 401); a 2xx only where GET's rule allows one. OPTIONS
+ * may be answered without any key check (CORS pre-flight middleware), so any status but a 5xx, and a 2xx carries
+ * no listing and no record; a violation names GET's rule, the boundary the answer crossed.
+ */
+function byMethod(method: SafeMethod | undefined, get: AccessExpectation): AccessExpectation {
+  if (method === 'HEAD') {
+    return {
+      ...get,
+      allowed: (s) => get.allowed(s) || METHOD_REFUSALS.includes(s),
+      answer: `${get.answer}, or a refusal of HEAD (405, 404 or 401)`,
+    };
+  }
+  if (method === 'OPTIONS') {
+    return {
+      ...get,
+      allowed: (s) => s < 500,
+      answer: 'any answer but a 5xx, and no listing or record in a 2xx',
+      noRecords: true,
+    };
+  }
+  return get;
 }
 
 /** The spec's own spelling of the header: `Bearer`, one space. */
@@ -155,8 +194,15 @@ export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === '
 
 /** The violation when the answer is not one the case's rule allows. */
 export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {
-  if (exp.allowed(e.status)) return undefined;
   const q = Object.keys(query).length > 0 ? ` with ${describeRequest(query)}` : '';
+  const expected = `${exp.answer} for ${exp.what}${q} (${e.authLabel})`;
+  if (exp.allowed(e.status)) {
+    // An answer allowed by its status may still carry what it must not (OPTIONS: no listing, no record).
+    const carried = exp.noRecords && is2xx(e.status) ? recordsCarried(e.json) : undefined;
+    return carried === undefined
+      ? undefined
+      : { rule: exp.rule, expected, received: `${excerpt(e)} (carries ${carried})`, exchange: e };
+  }
   const hints: Record<number, string> = {
     200: 'served',
     401: 'refused as an invalid key',
@@ -164,10 +210,5 @@ export function accessViolation(exp: AccessExpectation, e: Exchange, query: Page
     404: 'answered as not found',
   };
   const hint = hints[e.status] ?? (e.status >= 500 ? 'a server error' : undefined);
-  return {
-    rule: exp.rule,
-    expected: `${exp.answer} for ${exp.what}${q} (${e.authLabel})`,
-    received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`,
-    exchange: e,
-  };
+  return { rule: exp.rule, expected, received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`, exchange: e };
 }

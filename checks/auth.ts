@@ -16,7 +16,7 @@ export type UnauthorizedRule = Extract<
 
 /** What went over the wire, for the Expected line: `Authorization: Bearer $API_TEST_KEY truncated … on GET /path`. */
 function sent(e: Exchange, why?: string): string {
-  return `${why ? `${why}: ` : ''}${e.authLabel} on GET ${e.path}`;
+  return `${why ? `${why}: ` : ''}${e.authLabel} on ${e.method} ${e.path}`;
 }
 
 /** Why a wrong status matters, for the Received line (a hint, not a verdict). */

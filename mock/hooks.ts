@@ -12,6 +12,8 @@ export type RouteKind = 'status' | 'list' | 'unknown';
 
 /** What hooks know about the request itself, filled in as the pass goes. */
 export interface RequestFacts {
+  /** The request's method, as sent (`GET`, `HEAD`, `OPTIONS`, …). */
+  method: string;
   /** The request-target's path, as sent (not decoded). */
   path: string;
   /** The raw query string, without `?`. */

@@ -5,6 +5,7 @@
 import type { Mode } from './data.ts';
 import { errorBody, type Failure, JSON_TYPE, MESSAGES, TEXT_TYPE } from './errors.ts';
 import type { Board, RequestFacts } from './hooks.ts';
+import { CORS_ORIGIN, type MethodsAnswer } from './methods.ts';
 import type { Page } from './query.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -14,6 +15,8 @@ export type Decision =
   | { kind: 'list'; page: Page }
   | { kind: 'status'; mode: Mode }
   | { kind: 'failure'; failure: Failure }
+  /** An OPTIONS answered 2xx (methods.ts): Allow, CORS headers, an Allow list as text or no body. */
+  | MethodsAnswer
   /** Only ever produced by a fault that crashes the handler: a stack trace as text. */
   | { kind: 'crash'; text: string };
 
@@ -41,7 +44,6 @@ export interface RenderHooks {
  */
 const DATA_MARK = '\u0000data\u0000';
 const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
-export const ALLOWED_METHODS = 'GET, HEAD';
 
 /** The merchant id segment of a list path, decoded where it decodes (for an error that echoes it). */
 function merchantOfPath(path: string): string | undefined {
@@ -113,6 +115,8 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
         const { type, body } = errorBody(failure, variants, echo);
         return { status: failure.status, body: withCarried(body, failure), type };
       }
+      case 'methods':
+        return { status: decision.status, body: decision.body, type: decision.body === '' ? undefined : TEXT_TYPE };
       case 'crash':
         return { status: 500, body: decision.text, type: TEXT_TYPE };
     }
@@ -131,6 +135,9 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
     if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
     const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
     if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
+    if (decision.kind === 'methods') Object.assign(headers, decision.headers);
+    // CORS middleware (options=cors) marks every answer, not only the pre-flight's.
+    if (variants.options === 'cors') Object.assign(headers, CORS_ORIGIN);
     if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
     for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };

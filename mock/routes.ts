@@ -11,6 +11,8 @@ export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | 
 export interface RouteHooks {
   /** The endpoint a faulty router finds for the path (undefined = the clean router's). */
   route?(route: Route, request: RequestFacts): Route | undefined;
+  /** The method a faulty router dispatches the request as (undefined = as sent). */
+  method?(method: string, request: RequestFacts): string | undefined;
 }
 
 /** The path prefix the API is served under, per the variant `prefix`. */

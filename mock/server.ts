@@ -12,9 +12,10 @@ import { checkPermission, decideAccess } from './authorize.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults/index.ts';
 import { firstAnswer, type RequestFacts } from './hooks.ts';
+import { type MethodsAnswer, methodAfterAuth, methodBeforeAuth } from './methods.ts';
 import { parseQuery, type QuerySettings } from './params.ts';
 import { runQuery } from './query.ts';
-import { ALLOWED_METHODS, createRenderer, type Decision, type Reply } from './render.ts';
+import { createRenderer, type Decision, type Reply } from './render.ts';
 import { API_PREFIX, parseTarget, withinPrefix } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
@@ -45,6 +46,8 @@ export interface RecordedRequest {
 }
 
 const failed = (failure: Failure): Decision => ({ kind: 'failure', failure });
+/** A method's answer (methods.ts) as a decision: a 2xx of its own, or a refusal. */
+const byMethod = (answer: MethodsAnswer | Failure): Decision => ('kind' in answer ? answer : failed(answer));
 /** `application/json`, parameters allowed (`; charset=utf-8`), any case. */
 const isJson = (type: string | undefined) => type?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 const ignore = () => {};
@@ -52,7 +55,7 @@ const ignore = () => {};
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
 export function decide(
   c: MockConfig,
-  method: string,
+  sentMethod: string,
   url: string,
   authorization: string | undefined,
   facts: RequestFacts,
@@ -68,6 +71,11 @@ export function decide(
   facts.search = search;
   const route = firstAnswer(c.board.routes.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
+  // The method as the router dispatches it; then what answers a method before authentication (CORS middleware, a
+  // router without a HEAD route: variants options, head).
+  const method = firstAnswer(c.board.routes.method, sentMethod, facts) ?? sentMethod;
+  const early = methodBeforeAuth(c.variants, method, route.kind);
+  if (early) return byMethod(early);
   // A strict gateway (documented-headers=enforced) refuses a request without the endpoint's documented headers first.
   if (c.variants['documented-headers'] === 'enforced' && route.kind === 'status' && !isJson(facts.contentType)) {
     return failed(reject(415, MESSAGES.unsupportedMediaType));
@@ -75,8 +83,8 @@ export function decide(
 
   // 2. Authenticate first: a request without a valid key gets 401 on any path, existing or not
   // (routing=route-first: on a path no endpoint serves, 404 comes first).
-  const early = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
-  if (early) return failed(early);
+  const revealed = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
+  if (revealed) return failed(revealed);
   if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
   const auth = authenticate(c.keys, c.board.auth, c.variants, authorization, route, facts);
   facts.presented = auth.presented;
@@ -84,13 +92,8 @@ export function decide(
 
   // 3. A path no endpoint serves, then the method.
   if (route.kind === 'unknown') return failed(reject(404, MESSAGES.notFound));
-  if (method !== 'GET' && method !== 'HEAD') {
-    return failed(
-      c.variants.method === '405'
-        ? { ...reject(405, MESSAGES.methodNotAllowed), allow: ALLOWED_METHODS }
-        : reject(404, MESSAGES.notFound),
-    );
-  }
+  const other = methodAfterAuth(c.variants, method);
+  if (other) return byMethod(other);
   if (route.kind === 'status') {
     const denied = checkPermission(c.board.authorize, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
@@ -180,6 +183,7 @@ export function createMockServer(config: MockConfig): Server {
       auth: describeCredentials(config.keys, req.headers.authorization),
     });
     const facts: RequestFacts = {
+      method: req.method ?? '',
       path: '',
       search: '',
       route: 'unknown',
@@ -233,7 +237,7 @@ export function createMockServer(config: MockConfig): Server {
       return;
     }
     const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, MESSAGES.malformedRequest];
-    const facts: RequestFacts = { path: '', search: '', route: 'unknown', presented: undefined };
+    const facts: RequestFacts = { method: '', path: '', search: '', route: 'unknown', presented: undefined };
     const no = ++requestNo;
     const reply = render(failed(reject(status, message)), facts, no);
     grown(no);

@@ -46,6 +46,7 @@ export const HOOK_STAGES = {
   keys: { stage: 'start', module: 'auth' },
   settings: { stage: 'start', module: 'params' },
   route: { stage: 'route', module: 'routes' },
+  method: { stage: 'route', module: 'routes' },
   beforeAuth: { stage: 'auth', module: 'auth' },
   unguarded: { stage: 'auth', module: 'auth' },
   missingKey: { stage: 'auth', module: 'auth' },

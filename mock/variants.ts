@@ -76,7 +76,8 @@ export const VARIANT_DIMENSIONS = [
   {
     name: 'method',
     values: ['405', '404'],
-    description: 'non-GET method on a known path (after auth): 405 with Allow, or 404',
+    description:
+      'a method other than GET, HEAD and OPTIONS (and OPTIONS with options=auth-first) on a known path, after auth: 405 with Allow, or 404',
     gap: 'other operations not shown; reading: any 4xx',
   },
   {
@@ -134,6 +135,20 @@ export const VARIANT_DIMENSIONS = [
     description:
       'the headers the spec documents per endpoint: lenient = a request without them is served; enforced = /merchant/status without Content-Type: application/json gets 415, before authentication (a strict gateway)',
     gap: '§4.1 lists Content-Type: application/json among the request headers of /merchant/status; reading: a target may refuse a request that lacks a documented header with a 4xx',
+  },
+  {
+    name: 'head',
+    values: ['served', 'refused'],
+    description:
+      'HEAD on the spec paths: served = GET without the body (the same status and headers, every rule of GET); refused = 405 with an Allow that lists no HEAD (Allow: GET), before authentication (a router without a HEAD route)',
+    gap: 'RFC 9110 §9.3.2 HEAD is GET without content; reading "Methods": HEAD obeys every status rule of GET, or is refused (405, 404, 401)',
+  },
+  {
+    name: 'options',
+    values: ['auth-first', 'cors', 'allow'],
+    description:
+      'OPTIONS: auth-first = 401 without a valid key, then as the variant method (405 with Allow, or 404); cors = CORS middleware before authentication, on every path: 204 with Access-Control-Allow-Origin/-Methods/-Headers and Allow, no body, no key check (and Access-Control-Allow-Origin on every answer); allow = after authentication, 200 with Allow: GET, HEAD, OPTIONS and that list as text',
+    gap: 'reading "Methods": OPTIONS may be answered without any key check (a CORS pre-flight) or refused (405, 404, 401); whatever it answers, it carries no record and no key',
   },
   {
     name: 'data',

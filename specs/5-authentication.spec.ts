@@ -164,7 +164,7 @@ test.describe('§5.9 Keys stay secret', () => {
   // §5.9: "Keys must stay out of client-side code and must not be shared." reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it." One exchange of each kind.
   test(
-    'KEY-SECRET no response gives a key back, whole, encoded or most of it (200, 401, 403, 404, 4xx)',
+    'KEY-SECRET no response gives a key back, whole, encoded or most of it (200, 401, 403, 404, 4xx; GET, HEAD, OPTIONS)',
     settle(async ({ api, target }) => {
       const list = paymentsPath(target.merchants.sandbox);
       const mutation = (name: string) => keyMutations(target.keys.test).find((m) => m.name.startsWith(name));
@@ -194,6 +194,12 @@ test.describe('§5.9 Keys stay secret', () => {
       if (target.keys.revoked) requests.push([list, asKey('revoked')]);
       const exchanges = [];
       for (const [path, auth, query] of requests) exchanges.push(await api.get(path, { auth, query }));
+      // reading "Methods": HEAD and OPTIONS answers carry headers too, and may come from another code path (a HEAD
+      // route, CORS middleware): a served HEAD and a refused OPTIONS, each with a key.
+      exchanges.push(await api.request('HEAD', list, { auth: asKey('test') }));
+      exchanges.push(
+        await api.request('OPTIONS', STATUS_PATH, { auth: asKey('test', { mutation: mutation('extended') }) }),
+      );
       assertNoViolation(firstViolation(exchanges.map(keyLeakViolation)));
     }),
   );

@@ -16,6 +16,7 @@ import { FILTER_SORT_FAULTS } from './filter-sort.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { KEY_FAULTS } from './keys.ts';
 import { LIVE_FAULTS } from './live.ts';
+import { METHOD_FAULTS } from './methods.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { PATH_FAULTS } from './paths.ts';
 import { REFUSAL_FAULTS } from './refusals.ts';
@@ -36,6 +37,7 @@ export const FAULTS: readonly Fault[] = [
   ...KEY_FAULTS,
   ...PATH_FAULTS,
   ...REFUSAL_FAULTS,
+  ...METHOD_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

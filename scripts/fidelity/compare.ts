@@ -82,7 +82,8 @@ export function buildCases(seed: number, runs: number, statuses: readonly string
     const n = Math.min(runs, examples.length);
     for (const access of sample(fc.shuffledSubarray(examples, { minLength: n, maxLength: n }), 1, 4)[0] ?? []) {
       const { credential: cred, endpoint, merchant, query } = access;
-      const where = endpoint === 'status' ? 'GET /merchant/status' : `the ${merchant} merchant's payments`;
+      const verb = `${access.method ?? 'GET'}${access.preflight ? ' (CORS pre-flight)' : ''}`;
+      const where = endpoint === 'status' ? `${verb} /merchant/status` : `${verb} the ${merchant} merchant's payments`;
       const q = Object.keys(query).length > 0 ? ` ${describeRequest(query)}` : '';
       const label = `${authLabel(authOf(access))} on ${where}${q}`;
       const key = cred.kind === 'key' && cred.slot !== 'test' ? [KEY_VARS[cred.slot]] : [];

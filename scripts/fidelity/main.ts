@@ -55,7 +55,7 @@ async function ask({ api, target: t, total }: Side, c: Case) {
     const list = () => api.get(paymentsPath(t.merchants.sandbox), { query, auth: asKey('test') });
     const e = c.access ? await sendCase(api, t, c.access) : await list();
     const aspects = judge(c, e, { offset, defaultLimit: t.defaultLimit, keyMode: keyModes(t) });
-    return { request: redact(`GET ${e.url.slice(t.baseURL.length)} (${e.authLabel})`), aspects };
+    return { request: redact(`${e.method} ${e.url.slice(t.baseURL.length)} (${e.authLabel})`), aspects };
   } catch (error) {
     const noAnswer = error instanceof TransportError || error instanceof TargetGone || error instanceof BudgetExhausted;
     if (!noAnswer) throw error;

@@ -3,6 +3,7 @@
  * The mock must never answer 5xx, never crash, and keep answering afterwards; errors are JSON with a message.
  */
 import assert from 'node:assert/strict';
+import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { issueKeys } from '../../mock/auth.ts';
@@ -188,6 +189,46 @@ describe('routes the variants and path faults open: odd targets answer below 500
           }
         }
         assert.equal((await call(target.url, list(SB, 'limit=1'))).status, 200);
+      } finally {
+        await target.stop();
+      }
+      assert.deepEqual(lines, []);
+    });
+  }
+});
+
+describe('every method, known to Node or not, on every kind of path: never a 5xx, under every method variant', () => {
+  // Node's parser knows these (any other token, or a lower-case one, gets its 400); the rest are made up.
+  const methods = [...METHODS, 'FOO', 'BREW', 'get', 'Options', 'X-CUSTOM'];
+  const targets = ['/merchant/status', list(MERCHANTS.sandbox), '/nowhere', '*'];
+  const setups: [string, Parameters<typeof startMock>[0]][] = [
+    ['defaults', {}],
+    ['head=refused,method=404', { variants: ['head=refused,method=404'] }],
+    ['options=cors,prefix=api', { variants: ['options=cors,prefix=api'] }],
+    ['options=allow', { variants: ['options=allow'] }],
+    ['head-no-auth', { faults: ['head-no-auth'] }],
+    ['options-get-handler', { faults: ['options-get-handler'] }],
+  ];
+  for (const [label, options] of setups) {
+    test(label, async () => {
+      const lines: string[] = [];
+      const target = await startMock({ ...options, log: (line) => lines.push(line) });
+      const prefix = new URL(target.url).pathname.replace(/\/$/, '');
+      try {
+        for (const method of methods) {
+          for (const path of targets) {
+            for (const key of [KEYS.test, null]) {
+              const auth = key === null ? '' : `Authorization: Bearer ${key}\r\n`;
+              const at = path === '*' ? path : `${prefix}${path}`;
+              const request = `${method} ${at} HTTP/1.1\r\nHost: ${H}\r\n${auth}Content-Length: 0\r\nConnection: close\r\n\r\n`;
+              const res = await raw(target.port, request);
+              const what = `${method} ${path} ${key === null ? 'without a key' : 'with a key'}`;
+              assert.ok(res.status >= 200 && res.status < 500, `${what}: ${res.status}`);
+              assert.ok(!res.head.includes(KEYS.test) && !res.body.includes(KEYS.test), `${what} leaks the key`);
+            }
+          }
+        }
+        assert.equal((await call(target.url, list(MERCHANTS.sandbox, 'limit=1'))).status, 200);
       } finally {
         await target.stop();
       }

@@ -6,8 +6,20 @@ import assert from 'node:assert/strict';
 import { get as httpGet } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { MESSAGES } from '../../mock/errors.ts';
-import { type RecordedRequest, type RunningMock, startMock } from '../../mock/index.ts';
-import { ALL_KEYS, call, type EnvelopeJson, ids, KEYS, leaksKey, list, MERCHANTS, type Res, walk } from './support.ts';
+import { IDENTITY, type RecordedRequest, type RunningMock, startMock } from '../../mock/index.ts';
+import {
+  ALL_KEYS,
+  call,
+  type EnvelopeJson,
+  ids,
+  KEYS,
+  leaksKey,
+  list,
+  MERCHANTS,
+  type Res,
+  raw,
+  walk,
+} from './support.ts';
 
 let mock: RunningMock;
 let base: string;
@@ -224,6 +236,33 @@ describe('routing, methods, headers', () => {
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
     assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(get.text)));
+  });
+  test('HEAD obeys every status rule of GET; OPTIONS authenticates first (options=auth-first)', async () => {
+    const cases: Array<[string, string | null, number]> = [
+      [sandboxList, null, 401],
+      [sandboxList, 'sk_test_wrong', 401],
+      [sandboxList, KEYS.revoked, 401],
+      [sandboxList, KEYS.live, 404],
+      [sandboxList, KEYS.restricted, 403],
+      ['/merchant/status', null, 401],
+      ['/merchant/status', KEYS.restricted, 200],
+    ];
+    for (const [path, key, code] of cases) {
+      const [get, head] = await Promise.all([call(base, path, { key }), call(base, path, { key, method: 'HEAD' })]);
+      assert.deepEqual([get.status, head.status, head.text], [code, code, ''], `${path} ${key}`);
+    }
+    for (const path of [sandboxList, '/merchant/status', '/nowhere']) {
+      assertError(await call(base, path, { key: null, method: 'OPTIONS' }), 401, MESSAGES.missingKey);
+    }
+  });
+  test('a HEAD answer sends no body bytes on the wire', async () => {
+    const res = await raw(
+      mock.port,
+      `HEAD ${sandboxList} HTTP/1.1\r\nHost: ${IDENTITY.host}\r\nAuthorization: Bearer ${KEYS.test}\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(res.status, 200);
+    assert.match(res.head, /\r\ncontent-length: [1-9]\d*/i);
+    assert.equal(res.body, '');
   });
   test('200 and errors are JSON, not cached, keep-alive', async () => {
     const res = await call(base, sandboxList);

@@ -326,6 +326,59 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     assert.equal((await call(base, '/merchant/status', { key: null, headers: json })).status, 401);
     assert.equal((await call(base, list(SANDBOX))).status, 200, 'the list documents no Content-Type');
   },
+  'head=refused': async (base) => {
+    for (const path of [list(SANDBOX), '/merchant/status']) {
+      for (const key of [KEYS.test, KEYS.live, null]) {
+        const res = await call(base, path, { key, method: 'HEAD' });
+        assert.deepEqual([res.status, res.headers.get('allow'), res.text], [405, 'GET', ''], `${path} ${key}`);
+      }
+      assert.equal((await call(base, path)).status, 200, 'GET as before');
+    }
+    assert.equal((await call(base, '/nowhere', { method: 'HEAD' })).status, 404, 'no endpoint: as GET');
+    assert.equal((await call(base, '/nowhere', { key: null, method: 'HEAD' })).status, 401);
+    assert.equal((await call(base, list(SANDBOX), { method: 'DELETE' })).headers.get('allow'), 'GET');
+  },
+  'options=cors': async (base) => {
+    const preflight = { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' };
+    for (const path of [list(SANDBOX), '/merchant/status', '/nowhere']) {
+      for (const [key, headers] of [
+        [null, preflight],
+        [null, {}],
+        [KEYS.test, {}],
+        ['sk_test_wrong', {}],
+      ] as const) {
+        const res = await call(base, path, { key, headers, method: 'OPTIONS' });
+        const h = (name: string) => res.headers.get(name);
+        assert.deepEqual(
+          [res.status, res.text, h('allow'), h('access-control-allow-methods'), h('access-control-allow-origin')],
+          [204, '', 'GET, HEAD, OPTIONS', 'GET, HEAD, OPTIONS', '*'],
+          `${path} ${key}`,
+        );
+        assert.equal(h('access-control-allow-headers'), 'Authorization, Content-Type');
+      }
+    }
+    const get = await call(base, list(SANDBOX));
+    assert.deepEqual([get.status, get.headers.get('access-control-allow-origin')], [200, '*'], 'CORS on every answer');
+    assert.equal((await call(base, list(SANDBOX), { key: null })).status, 401, 'GET authenticates as before');
+    const del = await call(base, list(SANDBOX), { method: 'DELETE' });
+    assert.deepEqual([del.status, del.headers.get('allow')], [405, 'GET, HEAD, OPTIONS']);
+  },
+  'options=allow': async (base) => {
+    for (const path of [list(SANDBOX), '/merchant/status']) {
+      for (const key of [KEYS.test, KEYS.live, KEYS.restricted]) {
+        const res = await call(base, path, { key, method: 'OPTIONS' });
+        assert.deepEqual(
+          [res.status, res.headers.get('allow'), res.text],
+          [200, 'GET, HEAD, OPTIONS', 'GET, HEAD, OPTIONS'],
+          `${path} ${key}`,
+        );
+      }
+      for (const key of [null, KEYS.revoked]) {
+        assert.equal((await call(base, path, { key, method: 'OPTIONS' })).status, 401, 'after authentication');
+      }
+    }
+    assert.equal((await call(base, '/nowhere', { method: 'OPTIONS' })).status, 404);
+  },
   'method=404': async (base) => {
     const res = await status(base, list(SANDBOX), 'DELETE');
     assert.equal(res.status, 404);

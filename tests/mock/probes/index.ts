@@ -12,6 +12,7 @@ import { FILTER_SORT_PROBES } from './filter-sort.ts';
 import { INPUT_PROBES } from './input.ts';
 import { KEY_PROBES } from './keys.ts';
 import { LIVE_PROBES } from './live.ts';
+import { METHOD_PROBES } from './methods.ts';
 import { PAGE_PROBES } from './pages.ts';
 import { PATH_PROBES } from './paths.ts';
 import type { Probe } from './probe.ts';
@@ -33,6 +34,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   KEY_PROBES,
   PATH_PROBES,
   REFUSAL_PROBES,
+  METHOD_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);
