@@ -17,6 +17,7 @@ import { KEY_FAULTS } from './keys.ts';
 import { LIVE_FAULTS } from './live.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { PATH_FAULTS } from './paths.ts';
+import { SPELLING_FAULTS } from './spellings.ts';
 
 export { type Fault, FaultCrash } from './fault.ts';
 
@@ -32,6 +33,7 @@ export const FAULTS: readonly Fault[] = [
   ...AUTHORIZE_FAULTS,
   ...KEY_FAULTS,
   ...PATH_FAULTS,
+  ...SPELLING_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

@@ -14,6 +14,7 @@ import { LIVE_PROBES } from './live.ts';
 import { PAGE_PROBES } from './pages.ts';
 import { PATH_PROBES } from './paths.ts';
 import type { Probe } from './probe.ts';
+import { SPELLING_PROBES } from './spellings.ts';
 
 export { type Probe, type ProbeContext, probeContext } from './probe.ts';
 
@@ -29,6 +30,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   AUTHORIZE_PROBES,
   KEY_PROBES,
   PATH_PROBES,
+  SPELLING_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);
