@@ -61,22 +61,23 @@ const loose = (s: string) =>
     .replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
- * Whether a spelling of `id` could as well name one of `others` under some folding (case, Unicode, look-alikes,
- * trimming) or as a prefix or suffix of it either way: such a spelling is left out, so that a target resolving it
- * to another configured merchant is never taken for a fault.
+ * Whether a spelling of `id` could as well name one of `others`: a folding of it that folds like another id, or (when
+ * it does not fold to `id` itself) a prefix or suffix of another id or the reverse. Such a spelling is left out, so
+ * that a target resolving it to another configured merchant is never taken for a fault.
  */
-function couldName(segment: string, others: readonly string[]): boolean {
+function couldName(segment: string, id: string, others: readonly string[]): boolean {
   const s = loose(decodedLoosely(segment));
+  const own = s === loose(id);
   return others.some((o) => {
     const b = loose(o);
-    return s === b || s.startsWith(b) || b.startsWith(s) || s.endsWith(b) || b.endsWith(s);
+    return s === b || (!own && (s.startsWith(b) || b.startsWith(s) || s.endsWith(b) || b.endsWith(s)));
   });
 }
 
 /** A member kept as a spelling: not the id as written, sent as written, and naming none of the other merchants. */
 function keep(id: string, others: readonly string[], klass: SpellingClass, m: Member): MerchantSpelling | undefined {
   if (m.segment === encodeURIComponent(id) || m.segment === '') return undefined;
-  if (!isSentAsWritten(spelledPaymentsPath(m.segment)) || couldName(m.segment, others)) return undefined;
+  if (!isSentAsWritten(spelledPaymentsPath(m.segment)) || couldName(m.segment, id, others)) return undefined;
   return { merchant: id, klass, name: m.name, segment: m.segment };
 }
 
