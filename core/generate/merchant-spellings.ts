@@ -13,7 +13,8 @@
  */
 import fc from 'fast-check';
 import { paymentsPath } from '../model/listing.ts';
-import { CLASS_MEMBERS, type Member, randomMember, SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+import { CLASS_MEMBERS, type Member, SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+import { randomMember } from './spelling-draws.ts';
 import { skeleton } from './unicode-forms.ts';
 
 export { SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';

@@ -1,19 +1,35 @@
 /**
  * The classes of the merchant-id spelling grammar (merchant-spellings.ts): each a function of the id giving its
- * deterministic members, most telling first (the coverage phase rotates through the first ones), and for most a
- * random member built from a draw (positions, subsets, characters, lengths) for the property phase. Segments are
- * written as sent: non-ASCII characters percent-encoded in UTF-8, which the URL parser would do anyway.
+ * deterministic members, most telling first (the coverage phase rotates through the first ones); spelling-draws.ts
+ * builds random ones for the property phase. Segments are written as sent: non-ASCII characters percent-encoded in
+ * UTF-8, which the URL parser would do anyway.
  */
+import {
+  codePoints,
+  enc,
+  encodeAt,
+  firstIndex,
+  flipCase,
+  fullwidth,
+  isDigit,
+  isLetter,
+  type Member,
+  m,
+  mapAt,
+  pct,
+  spaces,
+  u,
+} from './spelling-text.ts';
 import {
   accented,
   asciiLookalike,
   type CompatKind,
   compatibilityForm,
-  confusablesOf,
   homograph,
   ligaturesIn,
-  unicodeSpaces,
 } from './unicode-forms.ts';
+
+export type { Member } from './spelling-text.ts';
 
 export const SPELLING_CLASSES = [
   'normalisation forms',
@@ -32,41 +48,6 @@ export const SPELLING_CLASSES = [
   'dot-segments',
 ] as const;
 export type SpellingClass = (typeof SPELLING_CLASSES)[number];
-
-/** One spelling before it is checked: what was changed, and the segment as sent. */
-export interface Member {
-  name: string;
-  segment: string;
-}
-
-const enc = encodeURIComponent;
-const codePoints = (s: string) => Array.from(s);
-const hex = (b: number, upper: boolean) => {
-  const h = b.toString(16).padStart(2, '0');
-  return upper ? h.toUpperCase() : h;
-};
-/** `%XX` for each UTF-8 byte of `ch`; `prefix` `%25` double-encodes. */
-const pct = (ch: string, upper = true, prefix = '%') =>
-  [...new TextEncoder().encode(ch)].map((b) => `${prefix}${hex(b, upper)}`).join('');
-const u = (ch: string) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
-const isLetter = (c: string) => /^\p{L}$/u.test(c);
-const isDigit = (c: string) => /^[0-9]$/.test(c);
-const flipCase = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
-
-/** The id with the characters at `at` replaced by `by(c)`, then percent-encoded where it must be. */
-function mapAt(id: string, at: (c: string, i: number) => boolean, by: (c: string) => string | undefined): string {
-  return codePoints(id)
-    .map((c, i) => (at(c, i) ? enc(by(c) ?? c) : enc(c)))
-    .join('');
-}
-/** The id with the characters at `at` percent-encoded (hex upper or lower), the others as usual. */
-const encodeAt = (id: string, at: (c: string, i: number) => boolean, upper = true, prefix = '%') =>
-  codePoints(id)
-    .map((c, i) => (at(c, i) ? pct(c, upper, prefix) : enc(c)))
-    .join('');
-
-const firstIndex = (id: string, p: (c: string) => boolean) => codePoints(id).findIndex(p);
-const m = (name: string, segment: string): Member => ({ name, segment });
 
 function normalisation(id: string): Member[] {
   const forms = (['NFC', 'NFD', 'NFKC', 'NFKD'] as const).map((f) => m(`the id in ${f}`, enc(id.normalize(f))));
@@ -99,7 +80,6 @@ function normalisation(id: string): Member[] {
   ];
 }
 
-const fullwidth = (c: string) => compatibilityForm(c, 'fullwidth');
 function fullwidthForms(id: string): Member[] {
   const first = firstIndex(id, isLetter);
   return [
@@ -248,36 +228,23 @@ const doubleEncodings = (id: string): Member[] => [
   ),
 ];
 
-/** The white space tried at the ends: ASCII, a form decoder's `+`, and Unicode's (NBSP first). */
-function spaces(): Array<[string, string]> {
-  const unicode = unicodeSpaces().map((c): [string, string] => [u(c), pct(c)]);
-  return [
-    ['a space', '%20'],
-    ...unicode.slice(0, 1),
-    ['a tab', '%09'],
-    ['a line feed', '%0A'],
-    ['+', '+'],
-    ...unicode.slice(1),
-  ];
-}
-
 function whitespace(id: string): Member[] {
   const [space, nbsp, tab] = spaces() as Array<[string, string]>;
   const ideographic = spaces().at(-1) as [string, string];
-  const at = (where: 'trailing' | 'leading' | 'both', [name, s]: [string, string]) =>
+  const at = (where: 'after' | 'before' | 'both', [name, s]: [string, string]) =>
     m(
-      `${name} ${where === 'both' ? 'at both ends' : where}`,
-      `${where === 'trailing' ? '' : s}${enc(id)}${where === 'leading' ? '' : s}`,
+      `${name} ${where === 'both' ? 'on both sides' : `${where} it`}`,
+      `${where === 'after' ? '' : s}${enc(id)}${where === 'before' ? '' : s}`,
     );
   return [
-    at('trailing', space as [string, string]),
-    at('trailing', nbsp as [string, string]),
-    at('trailing', tab as [string, string]),
-    at('leading', space as [string, string]),
-    at('trailing', ideographic),
+    at('after', space as [string, string]),
+    at('after', nbsp as [string, string]),
+    at('after', tab as [string, string]),
+    at('before', space as [string, string]),
+    at('after', ideographic),
     at('both', space as [string, string]),
-    at('trailing', ['+ (a space to a form decoder)', '+']),
-    at('trailing', ['a line feed', '%0A']),
+    at('after', ['+ (a space to a form decoder)', '+']),
+    at('after', ['a line feed', '%0A']),
   ];
 }
 
@@ -328,83 +295,3 @@ export const CLASS_MEMBERS: Readonly<Record<SpellingClass, (id: string) => Membe
   'doubled slashes': doubledSlashes,
   'dot-segments': dotSegments,
 };
-
-/** The positions a draw picks: those whose bit is set, else the one `choice` names. */
-const picked = (n: number, choice: number, bits: readonly boolean[]) => {
-  const set = new Set(bits.flatMap((b, i) => (b && i < n ? [i] : [])));
-  if (set.size === 0 && n > 0) set.add(choice % n);
-  return (_: string, i: number) => set.has(i);
-};
-const APPENDED = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~';
-const KINDS: readonly CompatKind[] = ['fullwidth', 'mathematical', 'superscript', 'enclosed'];
-
-/**
- * A random member of `klass` from a draw, for the classes whose members are parametrised (positions, subsets,
- * lengths, characters); undefined for the others, whose deterministic members the draw then picks from.
- */
-export function randomMember(
-  klass: SpellingClass,
-  id: string,
-  choice: number,
-  bits: readonly boolean[],
-): Member | undefined {
-  const cs = codePoints(id);
-  const n = cs.length;
-  const at = picked(n, choice, bits);
-  const where = bits.filter((b) => b).length;
-  switch (klass) {
-    case 'percent-encoding':
-      return m(`${where || 1} character(s) percent-encoded (drawn)`, encodeAt(id, at, choice % 2 === 0));
-    case 'double encoding':
-      return m(`${where || 1} character(s) double-encoded (drawn)`, encodeAt(id, at, choice % 2 === 0, '%25'));
-    case 'case':
-      return m(`${where || 1} letter(s) in the other case (drawn)`, mapAt(id, at, flipCase));
-    case 'fullwidth forms':
-      return m(`${where || 1} character(s) in fullwidth form (drawn)`, mapAt(id, at, fullwidth));
-    case 'other compatibility forms': {
-      const kind = KINDS[choice % KINDS.length] as CompatKind;
-      return m(
-        `${where || 1} character(s) in ${kind} form (drawn)`,
-        mapAt(id, at, (c) => compatibilityForm(c, kind)),
-      );
-    }
-    case 'confusable letters':
-      return m(
-        `${where || 1} character(s) as a look-alike (drawn)`,
-        mapAt(id, at, (c) => {
-          const all = confusablesOf(c);
-          return all[choice % Math.max(1, all.length)];
-        }),
-      );
-    case 'normalisation forms':
-      return m(
-        `${where || 1} letter(s) with an acute accent, ${bits[0] ? 'NFD' : 'NFC'} (drawn)`,
-        mapAt(id, at, (c) => {
-          const a = accented(c);
-          return bits[0] ? a?.nfd : a?.nfc;
-        }),
-      );
-    case 'truncation': {
-      const k = 1 + (choice % Math.max(1, n - 1));
-      return bits[0]
-        ? m(`its first ${k} character(s) dropped (drawn)`, enc(cs.slice(k).join('')))
-        : m(`its last ${k} character(s) dropped (drawn)`, enc(cs.slice(0, n - k).join('')));
-    }
-    case 'extension': {
-      const c = APPENDED[choice % APPENDED.length] as string;
-      const times = 1 + (where % 3);
-      return m(`"${c}" appended ${times} time(s) (drawn)`, enc(id + c.repeat(times)));
-    }
-    case 'whitespace at either end': {
-      const [name, s] = spaces()[choice % spaces().length] as [string, string];
-      const lead = bits[0] ? s : '';
-      const trail = bits[0] && !bits[1] ? '' : s;
-      return m(
-        `${name} ${lead && trail ? 'at both ends' : lead ? 'leading' : 'trailing'} (drawn)`,
-        lead + enc(id) + trail,
-      );
-    }
-    default:
-      return undefined;
-  }
-}

@@ -150,10 +150,11 @@ export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' 
   const judge = async (l: Learned): Promise<Violation | undefined> => {
     const records = recordsOf(l.answer);
     if (!l.served || records.length === 0) return undefined;
-    compared += 1;
     const label = `${authLabel(asKey('test'))} on GET ${pathOf(l.spelling)} (${l.spelling.name})`;
     const spelled: IsolatedListing = { label, records, pages: [{ exchange: l.answer }] };
     for (const other of await othersOf(l.spelling.merchant)) {
+      // An empty listing shares nothing with any: only a comparison with records is evidence.
+      if (other.records.length > 0) compared += 1;
       const v = sharedRecordsViolation(rule, spelled, other);
       if (v) return v;
     }
@@ -167,5 +168,7 @@ export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' 
   }
   assertNoViolation(firstOf(failed));
   await drawn(ctx, roles, async (s) => judge(await learn(api, t, s)));
-  if (compared === 0) notExercised(ctx, 'no spelling of these merchant ids is served with records: nothing to compare');
+  if (compared === 0) {
+    notExercised(ctx, 'no spelling served with records met another listing with records: nothing to compare');
+  }
 }
