@@ -6,6 +6,7 @@ import type { KeyRecord } from './auth.ts';
 import { listingKey, type Merchant, type Mode } from './data.ts';
 import { type Failure, MESSAGES, reject } from './errors.ts';
 import type { Board, RequestFacts, RouteKind } from './hooks.ts';
+import { resolveMerchantId } from './lookup.ts';
 import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -44,7 +45,8 @@ export function decideAccess(
   mode: Mode,
   request: RequestFacts,
 ): Access {
-  const merchant = store.merchant(merchantId);
+  // The lookup in force (variant merchant-lookup) finds the canonical merchant; mode and permission are checked on it.
+  const merchant = store.merchant(resolveMerchantId(variants['merchant-lookup'], merchantId));
   const access: Access = { merchantId, merchant, mode, listing: [], failure: undefined };
   if (!merchant) {
     access.failure =

@@ -151,6 +151,13 @@ export const VARIANT_DIMENSIONS = [
     gap: 'reading "Methods": OPTIONS may be answered without any key check (a CORS pre-flight) or refused (405, 404, 401); whatever it answers, it carries no record and no key',
   },
   {
+    name: 'merchant-lookup',
+    values: ['exact', 'casefold', 'nfkc', 'collation'],
+    description:
+      'how the merchant id of a payments path finds its merchant: exact = the id as decoded; casefold = case-insensitively; nfkc = NFKC with case folding (fullwidth and other compatibility forms too); collation = as a case- and accent-insensitive PAD SPACE collation compares (also trailing spaces and accents); the mode and permission checks always run on the merchant found',
+    gap: 'the spec does not say how a merchant id is matched; reading: a spelling the target resolves to a merchant obeys the key, mode and merchant rules of that merchant',
+  },
+  {
     name: 'data',
     values: ['default', 'new-account', 'large'],
     description:

@@ -20,6 +20,7 @@ import { METHOD_FAULTS } from './methods.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { PATH_FAULTS } from './paths.ts';
 import { REFUSAL_FAULTS } from './refusals.ts';
+import { SPELLING_FAULTS } from './spellings.ts';
 
 export { type Fault, FaultCrash } from './fault.ts';
 
@@ -38,6 +39,7 @@ export const FAULTS: readonly Fault[] = [
   ...PATH_FAULTS,
   ...REFUSAL_FAULTS,
   ...METHOD_FAULTS,
+  ...SPELLING_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

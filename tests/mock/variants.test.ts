@@ -20,6 +20,9 @@ import { parseVariantArg } from '../../mock/variants.ts';
 import { assertEnvelope, call, ids, KEYS, list, MERCHANTS, page, walk } from './support.ts';
 
 const SANDBOX = MERCHANTS.sandbox;
+/** Printable ASCII to its fullwidth form (U+FF01..U+FF5E), which NFKC folds back. */
+const fullwidth = (s: string) =>
+  Array.from(s, (c) => String.fromCodePoint((c.codePointAt(0) as number) + 0xfee0)).join('');
 const truth = generateDataset(IDENTITY.seed).listings.get(listingKey(SANDBOX, 'test')) ?? [];
 
 type VariantCheck = (base: string, mock: RunningMock) => Promise<void>;
@@ -378,6 +381,35 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
       }
     }
     assert.equal((await call(base, '/nowhere', { method: 'OPTIONS' })).status, 404);
+  },
+  'merchant-lookup=casefold': async (base) => {
+    assert.equal((await page(base, SANDBOX.toUpperCase())).total, 237, 'another case: the same merchant');
+    assert.equal((await call(base, list(SANDBOX.toUpperCase()), { key: KEYS.live })).status, 404, 'its mode rule');
+    assert.equal(
+      (await call(base, list(SANDBOX.toUpperCase()), { key: KEYS.restricted })).status,
+      403,
+      'its permission',
+    );
+    assert.equal((await call(base, list(SANDBOX.toUpperCase()), { key: null })).status, 401);
+    assert.equal((await page(base, MERCHANTS.live.toUpperCase(), '', KEYS.live)).total, 143, 'the live payments only');
+    assert.equal((await call(base, list(fullwidth(SANDBOX)))).status, 404, 'fullwidth: no merchant');
+  },
+  'merchant-lookup=nfkc': async (base) => {
+    assert.equal((await page(base, fullwidth(SANDBOX))).total, 237, 'fullwidth: the same merchant');
+    assert.equal((await page(base, fullwidth(SANDBOX).toUpperCase())).total, 237, 'and its case');
+    assert.equal((await call(base, list(fullwidth(SANDBOX)), { key: KEYS.live })).status, 404, 'its mode rule');
+    assert.equal((await call(base, list(fullwidth(SANDBOX)), { key: KEYS.restricted })).status, 403, 'its permission');
+    assert.equal((await page(base, fullwidth(MERCHANTS.live))).total, 61, 'the test payments only');
+    assert.equal((await call(base, list(`${SANDBOX} `))).status, 404, 'trailing space: no merchant');
+  },
+  'merchant-lookup=collation': async (base) => {
+    for (const spelled of [`${SANDBOX} `, `${SANDBOX}\u00a0`, SANDBOX.replace('a', '\u00e1'), fullwidth(SANDBOX)]) {
+      assert.equal((await page(base, spelled)).total, 237, JSON.stringify(spelled));
+      assert.equal((await call(base, list(spelled), { key: KEYS.live })).status, 404, 'its mode rule');
+      assert.equal((await call(base, list(spelled), { key: KEYS.restricted })).status, 403, 'its permission');
+    }
+    assert.equal((await call(base, list(` ${SANDBOX}`))).status, 404, 'a leading space counts');
+    assert.equal((await call(base, list(`${SANDBOX}.`))).status, 404, 'a dot counts');
   },
   'method=404': async (base) => {
     const res = await status(base, list(SANDBOX), 'DELETE');

@@ -34,7 +34,15 @@ export const VARIANT_SETS: Record<string, string[]> = {
     'method=404',
     'documented-headers=enforced',
   ],
-  lenient: ['invalid=coerce', 'unknown-sort=ignore', 'amount=string', 'extras=on', 'ties=reverse', 'unsorted=newest'],
+  lenient: [
+    'invalid=coerce',
+    'unknown-sort=ignore',
+    'amount=string',
+    'extras=on',
+    'ties=reverse',
+    'unsorted=newest',
+    'merchant-lookup=collation',
+  ],
   'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
 };
 

@@ -17,6 +17,7 @@ import { PAGE_PROBES } from './pages.ts';
 import { PATH_PROBES } from './paths.ts';
 import type { Probe } from './probe.ts';
 import { REFUSAL_PROBES } from './refusals.ts';
+import { SPELLING_PROBES } from './spellings.ts';
 
 export { type Probe, type ProbeContext, probeContext } from './probe.ts';
 
@@ -35,6 +36,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   PATH_PROBES,
   REFUSAL_PROBES,
   METHOD_PROBES,
+  SPELLING_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);
