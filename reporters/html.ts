@@ -89,6 +89,7 @@ function evidence(c: CheckRecord, i: number): string {
     row('why', c.reason),
     row('expected', c.expected),
     row('received', c.received),
+    ...(c.derivedFrom ?? []).map((d) => row(`may follow from ${d.rule}`, d.why)),
     row('counterexample', c.counterexample),
     row('replay', c.replay, true),
     row('reproduce', c.reproduction.join('\n'), true),
@@ -110,7 +111,7 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
     const cell = link ? `<a href="${link}">${esc(r.verdict)}</a>` : esc(r.verdict);
     rows.push(
       `<tr class="rule" id="rule-${esc(r.id)}"><td>${esc(r.id)} <span class="facts">${esc(r.level)} · ${esc(r.section)}</span></td>` +
-        `<td class="cell ${cellClass(r.verdict)}">${cell}</td><td>${esc(r.requests)}</td><td>${esc(r.evidence)}</td></tr>`,
+        `<td class="cell ${cellClass(r.verdict)}">${cell}</td><td>${esc(r.requests)}</td><td>${esc(r.evidence)}${r.mayFollowFrom ? esc(` (may follow from ${r.mayFollowFrom.join(', ')})`) : ''}</td></tr>`,
     );
     for (const c of checks) {
       const v = ruleVerdictOf(c);

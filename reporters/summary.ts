@@ -26,6 +26,7 @@ import {
   knownLine,
   unjudgedLine,
 } from './baseline.ts';
+import { mayFollow } from './blame.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
@@ -38,6 +39,8 @@ export interface RuleRow {
   checks: number;
   requests: number;
   notes: string[];
+  /** The failing rules every finding of this rule may follow from (reporters/blame.ts): it is not a likely cause. */
+  mayFollowFrom?: string[];
 }
 
 /** What a run was, besides its checks: enough to decide its outcome again when shards are merged. */
@@ -84,12 +87,15 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
   // report read the marks.
   const judged = info.baseline ? judgeBaseline(records, info.baseline) : undefined;
   const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
-  const rows = RULES.map((r) =>
-    ruleRow(
+  const follows = mayFollow(checks);
+  const rows = RULES.map((r) => {
+    const row = ruleRow(
       r,
       checks.filter((c) => c.rule === r.id),
-    ),
-  );
+    );
+    const from = follows.get(r.id);
+    return from ? { ...row, mayFollowFrom: from } : row;
+  });
   const outcome = decideOutcome({
     rules: rows,
     status: info.status,
@@ -121,7 +127,8 @@ export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[
   if (checks.length === 0) {
     return { ...base, verdict: 'not run', cause: 'not selected', evidence: 'not selected', checks: 0, requests, notes };
   }
-  const rank = (c: CheckRecord) => RULE_SEVERITY.indexOf(ruleVerdictOf(c));
+  // The most telling check; among equals, one whose evidence depends on no other rule's failure.
+  const rank = (c: CheckRecord) => 2 * RULE_SEVERITY.indexOf(ruleVerdictOf(c)) + (c.derivedFrom?.length ? 1 : 0);
   const worst = checks.reduce((a, b) => (rank(b) < rank(a) ? b : a));
   const verdict = ruleVerdictOf(worst);
   const passed = checks.filter((c) => c.verdict === 'pass').length;
@@ -141,7 +148,11 @@ export function writeSummary(dir: string, summary: Summary): void {
 }
 
 const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
-const withNotes = (r: RuleRow) => (r.notes.length ? `${r.evidence} [${r.notes.join('; ')}]` : r.evidence);
+/** A row's evidence as the tables show it: what a failure may follow from, and the notes. */
+const withNotes = (r: RuleRow) => {
+  const evidence = r.mayFollowFrom ? `${r.evidence} (may follow from ${r.mayFollowFrom.join(', ')})` : r.evidence;
+  return r.notes.length ? `${evidence} [${r.notes.join('; ')}]` : evidence;
+};
 
 /**
  * The headline of every report: the outcome, then what a reader asks next (the rules that failed, the known
@@ -153,11 +164,19 @@ export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'>): 
   const count = (n: number, one: string, many: string, list: string[] = []) =>
     n === 0 ? [] : [`${n} ${n === 1 ? one : many}${list.length ? ` (${list.join(', ')})` : ''}`];
   const failed = ids('fail');
+  // The likely causes first, then the rules that may follow from them.
+  const following = s.rules.filter((r) => r.verdict === 'fail' && r.mayFollowFrom).map((r) => r.id);
+  const causes = failed.filter((id) => !following.includes(id));
+  const blamed = following.length
+    ? [
+        `likely cause${causes.length > 1 ? 's' : ''} ${causes.join(', ')}; may follow from ${causes.length > 1 ? 'them' : 'it'}: ${following.join(', ')}`,
+      ]
+    : failed;
   const parts =
     o.result === 'bad configuration' || o.result === 'inconclusive'
       ? o.decidedBy.slice(0, 1)
       : [
-          ...count(failed.length, 'rule failed', 'rules failed', failed),
+          ...count(failed.length, 'rule failed', 'rules failed', blamed),
           ...count(s.deviations?.expired.length ?? 0, 'baseline entry expired', 'baseline entries expired'),
           ...(failed.length === 0 && o.result === 'conformant' ? o.decidedBy.slice(0, 1) : []),
         ];

@@ -11,8 +11,9 @@
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
- *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; a brand-new account
- *      is conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
+ *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; pages one record short
+ *      name PAG-SIZE the likely cause and every other failure what it may follow from; a brand-new account is
+ *      conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
  *  11. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
  *      BOM, gzip or 1xx, a total of 10^12, and the bundled mock set up wrong: the exit code each deserves, in bounded
  *      time, one sentence, no key (tests/e2e/hostile.ts)
@@ -182,7 +183,10 @@ await stage('changing-data', async () => {
 });
 
 await stage('evidence', async () =>
-  scenarios(await runEvidence(), 'a total that depends on the query, a brand-new account: what verdicts rest on'),
+  scenarios(
+    await runEvidence(),
+    'a total that depends on the query, pages one record short (the likely cause), a brand-new account: what verdicts rest on',
+  ),
 );
 
 await stage('hostile', async () =>

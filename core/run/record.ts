@@ -64,6 +64,9 @@ export function recordOf(
       verdict,
       expected: redact(v.expected),
       received: redact(v.received),
+      ...(v.derivedFrom?.length
+        ? { derivedFrom: v.derivedFrom.map((d) => ({ rule: d.rule, why: redact(d.why) })) }
+        : {}),
       ...(error.counterexample ? { counterexample: redact(error.counterexample) } : {}),
       ...(error.replay ? { replay: redact(error.replay) } : {}),
       reproduction: reproductionOf(v),
