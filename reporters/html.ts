@@ -7,7 +7,7 @@
  */
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import { baselineLines, headline, requestLinesOf, type Summary } from './summary.ts';
+import { baselineLines, headline, requestLinesOf, requestLogOf, type Summary } from './summary.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -94,7 +94,7 @@ function evidence(c: CheckRecord, i: number): string {
     row('replay', c.replay, true),
     row('reproduce', c.reproduction.join('\n'), true),
     c.requestLines
-      ? `<dt>requests</dt><dd>${esc(c.requests)}: <a href="requests.ndjson">${esc(requestLinesOf(c) as string)}</a> (and <a href="requests.har">requests.har</a>)</dd>`
+      ? `<dt>requests</dt><dd>${esc(c.requests)}: <a href="${esc(requestLogOf(c))}">${esc(requestLinesOf(c) as string)}</a> (and <a href="${esc(requestLogOf(c).replace(/\.ndjson$/, '.har'))}">requests.har</a>)</dd>`
       : row('requests', String(c.requests)),
     row('notes', c.notes.join('; ')),
     '</dl></section>',

@@ -25,6 +25,7 @@ import {
   judgeBaseline,
   knownLine,
   unjudgedLine,
+  unseenLine,
 } from './baseline.ts';
 import { mayFollow } from './blame.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
@@ -85,7 +86,7 @@ const order = (id: string) => RULES.findIndex((r) => r.id === id);
 export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
   // Known deviations are marked on their records first (reporters/baseline.ts): the rows, the outcome and every
   // report read the marks.
-  const judged = info.baseline ? judgeBaseline(records, info.baseline) : undefined;
+  const judged = info.baseline ? judgeBaseline(records, info.baseline, info.seed) : undefined;
   const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
   const follows = mayFollow(checks);
   const rows = RULES.map((r) => {
@@ -198,13 +199,17 @@ export function baselineLines(d: Deviations | undefined, withKnown = false): str
     ...(withKnown ? d.known.map(knownLine) : n > 0 ? [`${n} failure${n === 1 ? '' : 's'} known (listed above)`] : []),
     ...d.expired.map(expiredLine),
     ...d.fixed.map(fixedLine),
+    ...(d.unseen ?? []).map(unseenLine),
     ...d.unjudged.map(unjudgedLine),
   ];
 }
 
+/** The request log of a check, relative to the reports folder: its own (a merged shard's), or the run's. */
+export const requestLogOf = (c: Pick<CheckRecord, 'requestLog'>): string => c.requestLog ?? 'requests.ndjson';
+
 /** `requests.ndjson lines 120–160`: where a check's requests are, when the run logged them. */
-export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines'>, file = 'requests.ndjson'): string | undefined =>
-  c.requestLines ? `${file} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
+export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines' | 'requestLog'>): string | undefined =>
+  c.requestLines ? `${requestLogOf(c)} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
 
 /** The checks that failed (new failures and findings first, then known ones), with where their requests are. */
 function findingLines(s: Summary): string[] {
