@@ -1,6 +1,6 @@
 /**
  * npm test: everything that proves the project, in one command, with the time each stage took.
- *   1. typecheck (tsc) and lint (biome, madge --circular)
+ *   1. typecheck (tsc) and lint (biome, markdown code fences, madge --circular)
  *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
  *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
@@ -83,6 +83,7 @@ const started = Date.now();
 await stage('typecheck', () => passFail(run(bin('tsc'), ['-p', 'tsconfig.json']) === 0, 'tsc --noEmit, strict'));
 await stage('lint', () => {
   const biome = run(bin('biome'), ['check', '.']) === 0;
+  const markdown = run(bin('tsx'), ['scripts/lint-markdown.ts']) === 0;
   // Layers import downward only: no import circle between files (tests/unit/layers.test.ts checks the folders).
   const circles = run(bin('madge'), [
     '--circular',
@@ -92,7 +93,7 @@ await stage('lint', () => {
     '^(node_modules|dist|reports)/',
     '.',
   ]);
-  return passFail(biome && circles === 0, 'biome check, madge --circular');
+  return passFail(biome && markdown && circles === 0, 'biome check, markdown fences, madge --circular');
 });
 await stage('unit', () => {
   const tap = 'reports/unit.tap';
