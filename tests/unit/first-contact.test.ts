@@ -170,8 +170,9 @@ describe('the console', () => {
         checks: { finished: 20, total: 56 },
         learnedRps: 7.77,
         maxRps: 0,
+        requestsLeft: 1000,
       }),
-      'progress: 320 requests sent (4680 of API_MAX_REQUESTS=5000 left), 12/30 rules finished (20/56 checks), 40 s elapsed, about 72 s to go at this pace (8.0 req/s so far, the target allows about 7.8/s)',
+      'progress: 320 requests sent (4680 of API_MAX_REQUESTS=5000 left), 12/30 rules finished (20/56 checks), 40 s elapsed, about 2 min 5 s to go at this pace (about 1000 requests left) (8.0 req/s so far, the target allows about 7.8/s)',
     );
     assert.match(
       progressLine({
