@@ -5,6 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import {
+  defaultLimitViolation,
+  echoViolation,
+  pageBasis,
+  robustnessViolation,
+  sizeViolation,
+} from '../../checks/envelope.ts';
 import { filteredTotalViolation } from '../../checks/filter.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import { basedOn, basedOnPages, type Page } from '../../core/model/result-set.ts';
@@ -84,6 +91,61 @@ describe('flawsOf: what pages break by themselves, read in context', () => {
     assert.deepEqual(
       flawsOf([page(0, ALL.slice(0, 100)), page(100, ALL.slice(100, 200)), page(200, ALL.slice(200))], 100, 10),
       [],
+    );
+  });
+});
+
+describe("a finding on one page says which of the page's own values break another rule", () => {
+  const answer = (fields: Parameters<typeof envelope>[0]) => fakeExchange({ json: envelope(fields) });
+
+  test("PAG-SIZE's expectation from an echo or a total that break PAG-ECHO or PAG-TOTAL; past its total, PAG-EMPTY's", () => {
+    const echoedZero = answer({ n: 1, offset: 0, limit: 10, total: 237 });
+    assert.deepEqual(pageBasis(echoedZero, { offset: 236, limit: 10 }, 10, 237), [
+      {
+        rule: 'PAG-ECHO',
+        why: "the expectation used the page's echo (offset 0, limit 10), not what was sent (offset 236, limit 10)",
+      },
+    ]);
+    const ownTotal = answer({ n: 7, offset: 5, limit: 7, total: 7 });
+    assert.deepEqual(pageBasis(ownTotal, { offset: 5, limit: 7 }, 10, 100), [
+      {
+        rule: 'PAG-TOTAL',
+        why: "the expectation used the page's total 7, where the listing's reference read says 100",
+      },
+    ]);
+    assert.deepEqual(sizeViolation(answer({ n: 10, offset: 238, limit: 10, total: 237 }))?.derivedFrom, [
+      {
+        rule: 'PAG-EMPTY',
+        why: 'the page is at or past its own total (offset 238, total 237) and holds 10 records, where PAG-EMPTY asks data []',
+      },
+    ]);
+  });
+
+  test("another rule's invariant on the page: PAG-DEFAULT's size, INP-ROBUST's envelope, the cap behind PAG-ECHO's limit", () => {
+    const short = answer({ n: 9, offset: 0, limit: 10, total: 237 });
+    assert.deepEqual(defaultLimitViolation(short, 10)?.derivedFrom, [
+      {
+        rule: 'PAG-SIZE',
+        why: "with the default limit echoed, the size expected is PAG-SIZE's, and the page holds 9 records where its own offset 0, limit 10 and total 237 call for 10",
+      },
+    ]);
+    assert.deepEqual(robustnessViolation(short, 'limit=010')?.derivedFrom, [
+      {
+        rule: 'PAG-SIZE',
+        why: "the invariant the answer breaks is PAG-SIZE's (the page holds 9 records where its own offset 0, limit 10 and total 237 call for 10)",
+      },
+    ]);
+    const uncapped = answer({ n: 101, offset: 0, limit: 101, total: 237 });
+    assert.deepEqual(echoViolation(uncapped, { limit: 101 }, 10)?.derivedFrom, [
+      {
+        rule: 'LIM-CAP',
+        why: 'limit 101 was sent, so the limit in force is the cap of LIM-CAP, which the answer breaks (101 records, limit echoed 101)',
+      },
+    ]);
+    // The default echoed otherwise is PAG-DEFAULT's own finding: nothing to follow from.
+    assert.equal(
+      defaultLimitViolation(answer({ n: 25, offset: 0, limit: 25, total: 237 }), 10)?.derivedFrom,
+      undefined,
     );
   });
 });
