@@ -226,11 +226,14 @@ function findingLines(s: Summary): string[] {
   });
 }
 
-/** Whether the outcome line leaves out what the headline says: known deviations, rules not exercised. */
+/**
+ * Whether the outcome line leaves out what the headline says: known deviations, rules not exercised, which failed
+ * rules are the likely causes.
+ */
 const inShort = (s: Summary) =>
   (s.deviations?.known.length ?? 0) > 0 ||
   (s.deviations?.expired.length ?? 0) > 0 ||
-  s.rules.some((r) => r.verdict === 'not exercised');
+  s.rules.some((r) => r.verdict === 'not exercised' || r.mayFollowFrom);
 
 /** The outcome in one line: `conformant for the 2 selected rules (exit 0): …`. */
 export function outcomeLine(o: Outcome, max = 3): string {

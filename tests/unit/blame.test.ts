@@ -18,7 +18,7 @@ import { basedOn, basedOnPages, type Page } from '../../core/model/result-set.ts
 import { formatViolation } from '../../core/model/verdict.ts';
 import { flawsOf } from '../../core/run/set-flaws.ts';
 import { mayFollow } from '../../reporters/blame.ts';
-import { headline, summarize } from '../../reporters/summary.ts';
+import { consoleTable, headline, summarize } from '../../reporters/summary.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
@@ -235,6 +235,8 @@ describe('mayFollow and the outcome: the likely cause first', () => {
       headline(s),
       'nonconformant for the 4 selected rule(s) (exit 1): 3 rules failed (likely cause PAG-SIZE; may follow from it: PAG-DEFAULT, FLT-STATUS)',
     );
+    // The console says it in its last line, where the outcome line shows three rules at most.
+    assert.equal(consoleTable(s, 'conformance.md').split('\n').at(-1), `In short: ${headline(s)}`);
   });
 
   test('with no rule following another, the outcome is as it was: no likely causes said', () => {
