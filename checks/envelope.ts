@@ -5,7 +5,7 @@
 
 import { type Exchange, isClientError } from '../core/model/exchange.ts';
 import { MAX_LIMIT, readEnvelope, type Window } from '../core/model/listing.ts';
-import { excerpt, type Violation } from '../core/model/verdict.ts';
+import { type Derivation, derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
 
 /** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema. */
@@ -43,21 +43,64 @@ export function limitInForce(sent: Window, defaultLimit: number): number {
   return Math.min(sent.limit, MAX_LIMIT);
 }
 
-/** PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. */
+/**
+ * PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. Over the cap
+ * the limit in force is LIM-CAP's (100): an answer that breaks the cap says the echo may follow from it.
+ */
 export function echoViolation(e: Exchange, sent: Window, defaultLimit: number): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined; // not a usable 200: other checks judge it
   const offset = sent.offset ?? 0;
   const limit = limitInForce(sent, defaultLimit);
-  if (env.offset !== offset || env.limit !== limit) {
-    return {
-      rule: 'PAG-ECHO',
-      expected: `offset ${offset}${sent.offset === undefined ? ' (omitted)' : ''}, limit ${limit}${sent.limit === undefined ? ' (omitted: the default)' : sent.limit > MAX_LIMIT ? ` (${sent.limit} clamped)` : ''}`,
-      received: `offset ${env.offset}, limit ${env.limit}`,
-      exchange: e,
-    };
-  }
-  return undefined;
+  if (env.offset === offset && env.limit === limit) return undefined;
+  const over = sent.limit !== undefined && sent.limit > MAX_LIMIT;
+  const v: Violation = {
+    rule: 'PAG-ECHO',
+    expected: `offset ${offset}${sent.offset === undefined ? ' (omitted)' : ''}, limit ${limit}${sent.limit === undefined ? ' (omitted: the default)' : over ? ` (${sent.limit} clamped)` : ''}`,
+    received: `offset ${env.offset}, limit ${env.limit}`,
+    exchange: e,
+  };
+  return derive(v, capBasis(e, sent));
+}
+
+/**
+ * Over the cap, the limit in force is LIM-CAP's (100): an expectation that takes it for the limit rests on the cap,
+ * and an answer that breaks the cap says so.
+ */
+export function capBasis(e: Exchange, sent: Window): Derivation[] {
+  if (sent.limit === undefined || sent.limit <= MAX_LIMIT) return [];
+  const cap = capViolation(e, sent.limit);
+  const why = `limit ${sent.limit} was sent, so the limit in force is the cap of LIM-CAP, which the answer breaks (${cap?.received})`;
+  return cap ? [{ rule: 'LIM-CAP', why }] : [];
+}
+
+/**
+ * What an expectation computed from a page's own echo and total rests on, where that breaks another rule: an echo
+ * other than what was sent (PAG-ECHO), a total other than the listing's reference read (PAG-TOTAL, when one is known).
+ */
+export function pageBasis(e: Exchange, sent: Window, defaultLimit: number, referenceTotal?: number): Derivation[] {
+  const env = readEnvelope(e);
+  if (!env) return [];
+  const echo = echoViolation(e, sent, defaultLimit);
+  const total = referenceTotal !== undefined && env.total !== referenceTotal;
+  return [
+    ...(echo
+      ? [
+          {
+            rule: 'PAG-ECHO' as const,
+            why: `the expectation used the page's echo (${echo.received}), not what was sent (${echo.expected})`,
+          },
+        ]
+      : []),
+    ...(total
+      ? [
+          {
+            rule: 'PAG-TOTAL' as const,
+            why: `the expectation used the page's total ${env.total}, where the listing's reference read says ${referenceTotal}`,
+          },
+        ]
+      : []),
+  ];
 }
 
 /** PAG-DEFAULT: with `limit` omitted the default is in force (echoed, and the page holds that many when available). */
@@ -67,15 +110,25 @@ export function defaultLimitViolation(e: Exchange, defaultLimit: number): Violat
     return { rule: 'PAG-DEFAULT', expected: 'HTTP 200 listing with limit omitted', received: excerpt(e), exchange: e };
   }
   const expectedSize = Math.max(0, Math.min(defaultLimit, env.total - env.offset));
-  if (env.limit !== defaultLimit || env.data.length !== expectedSize) {
-    return {
-      rule: 'PAG-DEFAULT',
-      expected: `limit ${defaultLimit} in force: echoed ${defaultLimit}, ${expectedSize} records (total ${env.total})`,
-      received: `limit echoed ${env.limit}, ${env.data.length} records`,
-      exchange: e,
-    };
-  }
-  return undefined;
+  if (env.limit === defaultLimit && env.data.length === expectedSize) return undefined;
+  const v: Violation = {
+    rule: 'PAG-DEFAULT',
+    expected: `limit ${defaultLimit} in force: echoed ${defaultLimit}, ${expectedSize} records (total ${env.total})`,
+    received: `limit echoed ${env.limit}, ${env.data.length} records`,
+    exchange: e,
+  };
+  // With the default echoed, the size expected is PAG-SIZE's for this page: a page that breaks it fails both.
+  const size = env.limit === defaultLimit ? sizeBreak(e) : undefined;
+  const why = `with the default limit echoed, the size expected is PAG-SIZE's, and the page ${size}`;
+  return derive(v, size ? [{ rule: 'PAG-SIZE', why }] : []);
+}
+
+/** How a page breaks PAG-SIZE, for a finding that may follow from it: `holds 9 records where its own … call for 10`. */
+export function sizeBreak(e: Exchange): string | undefined {
+  const env = readEnvelope(e);
+  if (!env || !sizeViolation(e)) return undefined;
+  const want = Math.max(0, Math.min(env.limit, env.total - env.offset));
+  return `holds ${env.data.length} records where its own offset ${env.offset}, limit ${env.limit} and total ${env.total} call for ${want}`;
 }
 
 /** PAG-SIZE: data.length = max(0, min(limit, total - offset)), from the echoed values. */
@@ -83,15 +136,25 @@ export function sizeViolation(e: Exchange): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined;
   const expected = Math.max(0, Math.min(env.limit, env.total - env.offset));
-  if (env.data.length !== expected) {
-    return {
-      rule: 'PAG-SIZE',
-      expected: `${expected} records (offset ${env.offset}, limit ${env.limit}, total ${env.total})`,
-      received: `${env.data.length} records`,
-      exchange: e,
-    };
-  }
-  return undefined;
+  if (env.data.length === expected) return undefined;
+  const v: Violation = {
+    rule: 'PAG-SIZE',
+    expected: `${expected} records (offset ${env.offset}, limit ${env.limit}, total ${env.total})`,
+    received: `${env.data.length} records`,
+    exchange: e,
+  };
+  return derive(v, pastEndBasis(e));
+}
+
+/**
+ * A page at or past its own total that holds records breaks PAG-EMPTY by itself (offset >= total gives data []): a
+ * finding about that page's size may follow from it.
+ */
+export function pastEndBasis(e: Exchange): Derivation[] {
+  const env = readEnvelope(e);
+  if (!env || env.offset < env.total || env.data.length === 0) return [];
+  const why = `the page is at or past its own total (offset ${env.offset}, total ${env.total}) and holds ${env.data.length} records, where PAG-EMPTY asks data []`;
+  return [{ rule: 'PAG-EMPTY', why }];
 }
 
 /**
@@ -116,15 +179,16 @@ export function emptyViolation(
     };
   }
   const pastEnd = sentOffset >= knownTotal || env.total === 0;
-  if (pastEnd && (env.data.length !== 0 || env.total !== knownTotal)) {
-    return {
-      rule: 'PAG-EMPTY',
-      expected: `data [] and total ${knownTotal} (offset ${sentOffset} is at or past the end)`,
-      received: `${env.data.length} records, total ${env.total}`,
-      exchange: e,
-    };
-  }
-  return undefined;
+  if (!pastEnd || (env.data.length === 0 && env.total === knownTotal)) return undefined;
+  const v: Violation = {
+    rule: 'PAG-EMPTY',
+    expected: `data [] and total ${knownTotal} (offset ${sentOffset} is at or past the end)`,
+    received: `${env.data.length} records, total ${env.total}`,
+    exchange: e,
+  };
+  // Records on a page whose own total disagrees with the other read's: where the end is depends on which is right.
+  const why = `the page says total ${env.total} where another read of the query says ${knownTotal}: where the end is depends on which total is right`;
+  return derive(v, env.data.length > 0 && env.total !== knownTotal ? [{ rule: 'PAG-TOTAL', why }] : []);
 }
 
 /** LIM-CAP: `limit` > 100 never yields more than 100 records: a 4xx, or a 200 echoing limit 100. */
@@ -182,13 +246,15 @@ export function robustnessViolation(e: Exchange, label: string): Violation | und
   }
   if (e.status !== 200) return undefined;
   const broken = envelopeViolation(e) ?? sizeViolation(e);
-  if (broken) {
-    return {
-      rule: 'INP-ROBUST',
-      expected: `a 200 to ${label} satisfies the envelope invariants`,
-      received: broken.received,
-      exchange: e,
-    };
-  }
-  return undefined;
+  if (!broken) return undefined;
+  const v: Violation = {
+    rule: 'INP-ROBUST',
+    expected: `a 200 to ${label} satisfies the envelope invariants`,
+    received: broken.received,
+    exchange: e,
+  };
+  // The invariant broken is another rule's: an API that breaks it on any input fails that rule too.
+  const size = sizeBreak(e);
+  const why = `the invariant the answer breaks is ${broken.rule}'s (${size ? `the page ${size}` : broken.expected})`;
+  return derive(v, [{ rule: broken.rule, why }]);
 }

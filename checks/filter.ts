@@ -7,7 +7,8 @@
 import type { Exchange } from '../core/model/exchange.ts';
 import { readEnvelope } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
-import { excerpt, type Violation } from '../core/model/verdict.ts';
+import { derive, excerpt, type Violation } from '../core/model/verdict.ts';
+import { pastEndBasis } from './envelope.ts';
 import { describeRecord, pageOf, type Walked } from './order.ts';
 
 /** The record's `status`, or undefined when it has none. */
@@ -130,10 +131,11 @@ export function fullPageViolation(
     };
   }
   if (env.data.length === want) return undefined;
-  return {
+  const v: Violation = {
     rule: 'FLT-BEFORE-PAGE',
     expected: `filter[status]=${status} offset ${sent.offset} limit ${sent.limit}: ${want} records (${matches} ${status} records in all: the filter applies before pagination)`,
     received: `${env.data.length} records (total ${env.total})`,
     exchange: e,
   };
+  return derive(v, pastEndBasis(e));
 }

@@ -6,7 +6,7 @@
 
 import type { Exchange } from '../core/model/exchange.ts';
 import { identity } from '../core/model/listing.ts';
-import { pageHolding, type ResultSet } from '../core/model/result-set.ts';
+import { basedOn, basedOnPages, pageHolding, type ResultSet, type SetSource } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
 
@@ -235,17 +235,22 @@ export function tieSplittingLimits(sorted: readonly unknown[], lo: number, hi: n
  * reached the end); and the same sequence as `reference`, the same query read at another limit.
  */
 export function orderedWalkViolation(
-  walk: Walked & { complete: boolean },
+  walk: Walked & SetSource & Pick<ResultSet, 'complete'>,
   sort: AmountSort,
-  reference: Walked,
+  reference: Walked & SetSource,
   expected: readonly unknown[] | undefined,
   rule: RuleId,
   label: string,
+  /** The sets `expected` was taken from: what their pages break is named by a membership failure. */
+  expectedFrom: readonly SetSource[] = [],
 ): Violation | undefined {
+  // Which records, and in which sequence, come from the sets compared: their flaws explain a difference; an order
+  // broken within the walk is the walk's own.
+  const same = walk.complete && expected ? permutationViolation(walk, expected, rule, label) : undefined;
   return (
-    sortViolation(walk, sort, rule, label) ??
-    (walk.complete && expected ? permutationViolation(walk, expected, rule, label) : undefined) ??
-    sameSequenceViolation(walk, reference, rule, label)
+    basedOnPages(sortViolation(walk, sort, rule, label), walk) ??
+    basedOn(same, ...expectedFrom, walk) ??
+    basedOn(sameSequenceViolation(walk, reference, rule, label), reference, walk)
   );
 }
 

@@ -1,13 +1,15 @@
 /**
  * Set-level pure checks: several listing responses of one selection, compared with each other or with the
- * whole result set (a walk at limit 100, fixtures/walk.ts). `(exchanges, what was sent, reference) →
- * Violation | undefined`; the specs decide which requests to send.
+ * whole result set (a walk at limit 100, core/run/walk.ts). `(exchanges, what was sent, reference) →
+ * Violation | undefined`; the specs decide which requests to send. A violation whose expectation was computed from a
+ * set names what that set's pages break of other rules (`basedOn`): it may follow from their failure.
  */
 
 import type { Exchange } from '../core/model/exchange.ts';
 import { readEnvelope } from '../core/model/listing.ts';
-import { pageHolding, type ResultSet } from '../core/model/result-set.ts';
-import { excerpt, type Violation } from '../core/model/verdict.ts';
+import { basedOn, pageHolding, type ResultSet } from '../core/model/result-set.ts';
+import { derive, excerpt, type Violation } from '../core/model/verdict.ts';
+import { pastEndBasis } from './envelope.ts';
 
 /** Record identity (fixtures/listing.ts `identity`): the `id` field, or the whole record's JSON. */
 export type IdOf = (record: unknown) => string;
@@ -64,13 +66,16 @@ export function countViolation(set: ResultSet, idOf: IdOf, label: string): Viola
   if (!set.complete) return undefined; // only part of the set was read
   const distinct = new Set(set.records.map(idOf)).size;
   if (distinct === set.total) return undefined;
-  return {
-    rule: 'PAG-TOTAL',
-    expected: `total = the number of records of ${label} (${set.pages.length} pages at limit 100)`,
-    received: `total ${set.total}, ${distinct} distinct records enumerated`,
-    exchange: set.pages[0]?.exchange,
-    related: exchanges(set.pages.slice(-1)),
-  };
+  return basedOn(
+    {
+      rule: 'PAG-TOTAL',
+      expected: `total = the number of records of ${label} (${set.pages.length} pages at limit 100)`,
+      received: `total ${set.total}, ${distinct} distinct records enumerated`,
+      exchange: set.pages[0]?.exchange,
+      related: exchanges(set.pages.slice(-1)),
+    },
+    set,
+  );
 }
 
 /** The first record that occurs twice in `ids`: its two positions. */
@@ -89,6 +94,10 @@ function firstDuplicate(ids: readonly string[]): [number, number] | undefined {
  * least `total` distinct records (fewer is a gap). More records than `total` is PAG-TOTAL's (countViolation).
  */
 export function enumerationViolation(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
+  return basedOn(enumerationGap(set, idOf, label), set);
+}
+
+function enumerationGap(set: ResultSet, idOf: IdOf, label: string): Violation | undefined {
   const ids = set.records.map(idOf);
   const dup = firstDuplicate(ids);
   if (dup) {
@@ -126,13 +135,14 @@ export function sameSetViolation(
   const missing = [...a].filter((id) => !b.has(id));
   const extra = [...b].filter((id) => !a.has(id));
   if (missing.length === 0 && extra.length === 0) return undefined;
-  return {
+  const v: Violation = {
     rule: 'PAG-PARTITION',
     expected: `${labels[1]} pages through the same ${a.size} records as ${labels[0]}`,
     received: `missing ${showIds(missing)}; not in ${labels[0]}: ${showIds(extra)}`,
     exchange: other.pages[0]?.exchange,
     related: exchanges(base.pages.slice(0, 1)),
   };
+  return basedOn(v, base, other);
 }
 
 /**
@@ -141,6 +151,14 @@ export function sameSetViolation(
  * only the part it covers is compared.
  */
 export function walkViolation(
+  w: Pick<ResultSet, 'pages' | 'limit'>,
+  reference: ResultSet,
+  idOf: IdOf,
+): Violation | undefined {
+  return basedOn(walkDifference(w, reference, idOf), reference);
+}
+
+function walkDifference(
   w: Pick<ResultSet, 'pages' | 'limit'>,
   reference: ResultSet,
   idOf: IdOf,
@@ -220,11 +238,12 @@ export function sliceViolation(
   if (got.length === want.length && want.every((id, i) => got[i] === id)) return undefined;
   const differs = want.findIndex((id, i) => got[i] !== id);
   const page = Math.floor(window.offset / 100);
-  return {
+  const v: Violation = {
     rule: 'PAG-PARTITION',
     expected: `records ${window.offset}..${last} of the limit-100 enumeration: ${want.length} records (${showIds(want)})`,
     received: `${got.length} records (${showIds(got)}), first difference at window position ${differs >= 0 ? differs : want.length}`,
     exchange: e,
     related: exchanges(reference.pages.slice(page, page + 1)),
   };
+  return derive(basedOn(v, reference), pastEndBasis(e));
 }

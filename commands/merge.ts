@@ -4,17 +4,17 @@
  * folder holding a conformance.json, a folder of shard folders, or the file itself. Every shard of the run must be
  * there (a missing one is named, exit 2); the checks of all shards are judged together, as one run would have.
  * Writes <reports>/conformance.json, conformance.md, conformance.html and junit.xml (default ./reports), judged against
- * the shards' baseline if they had one, and exits with the merged outcome's code. The checks' requestLines point into
- * their own shard's requests.ndjson.
+ * the shards' baseline if they had one, and exits with the merged outcome's code. Each check keeps the lines of its
+ * requests in its own shard's request log, and names that log (`requestLog`, relative to the merged reports folder).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
 import { EXIT_CODES } from '../reporters/outcome.ts';
 import { writeReports } from '../reporters/reports.ts';
-import { consoleTable, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
+import { consoleTable, requestLogOf, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
 
@@ -37,6 +37,18 @@ export function read(file: string): Summary {
     throw new Error(`${file} has layout version ${summary.schemaVersion}; this suite reads ${SCHEMA_VERSION}`);
   }
   return summary;
+}
+
+/**
+ * A shard's result as the merged reports in `dir` see it: each check names its shard's request log (beside the shard's
+ * conformance.json), relative to `dir`, since its request lines count in that log, not in any the merged folder holds.
+ */
+export function withRequestLog(summary: Summary, file: string, dir: string): Summary {
+  const log = relative(dir, join(dirname(resolve(file)), requestLogOf({}))) || requestLogOf({});
+  const checks = summary.checks.map((c) =>
+    c.requestLines && !c.requestLog ? { ...c, requestLog: log.split('\\').join('/') } : c,
+  );
+  return { ...summary, checks };
 }
 
 /** The shards missing from a set of results of one sharded run. */
@@ -100,9 +112,10 @@ export async function main(args: string[]): Promise<number> {
   }
   let results: Summary[];
   let files: string[];
+  const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
   try {
     files = [...new Set(positionals.flatMap(resultFiles).map((f) => resolve(f)))];
-    results = files.map(read);
+    results = files.map((f) => withRequestLog(read(f), f, dir));
   } catch (error) {
     console.error(`merge: ${(error as Error).message}; nothing was merged`);
     return EXIT_CODES['bad configuration'];
@@ -115,7 +128,6 @@ export async function main(args: string[]): Promise<number> {
     return EXIT_CODES['bad configuration'];
   }
   const merged = mergeResults(results);
-  const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
   writeReports(dir, merged);
   const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
   console.log(`Merged ${results.length} result(s): ${shown}`);

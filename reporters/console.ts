@@ -1,7 +1,7 @@
 /**
  * The console of a run: Playwright's list reporter (one line per check), plus a progress line at least every 10 s
  * while checks run (reporters/progress.ts: requests sent and budget left from the run's ledger, rules finished, time
- * elapsed and an estimate). The line goes through the list reporter's own output path, so that its live terminal
+ * elapsed and an estimate from the requests the unfinished checks will send). The line goes through the list reporter's own output path, so that its live terminal
  * display (which rewrites the line of each check when it ends) stays in step. The list reporter is Playwright's own
  * class (playwright/lib/runner, the version @playwright/test pins); tests/unit/progress.test.ts proves it is there.
  */
@@ -9,7 +9,9 @@ import { createRequire } from 'node:module';
 import type { FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
-import { PROGRESS_EVERY_MS, progressLine } from './progress.ts';
+import { readPreflight } from '../core/model/run-context.ts';
+import { CHECK_COSTS, PROGRESS_EVERY_MS, progressLine, requestsLeft } from './progress.ts';
+import { recordOfResult } from './records.ts';
 
 /** What the console reporter uses of Playwright's list reporter (a v2 reporter). */
 interface ListReporter {
@@ -46,6 +48,9 @@ export default class ConsoleReporter extends playwrightListReporter() {
   private readonly checks = { finished: 0, total: 0 };
   /** Each rule's checks: how many there are, how many have ended. */
   private readonly rules = new Map<string, { total: number; finished: number }>();
+  /** The checks not ended yet, by title, and what the ended ones sent: the requests left (progress.ts). */
+  private readonly unfinished = new Set<string>();
+  private readonly finished: Array<{ title: string; requests: number }> = [];
   private ledger: ReturnType<typeof openLedger> | undefined;
 
   constructor(options: ConsoleOptions = {}) {
@@ -60,6 +65,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.started = Date.now();
     for (const test of suite.allTests()) {
       this.checks.total += 1;
+      this.unfinished.add(test.title);
       const rule = ruleIdOfTitle(test.title) ?? test.title;
       const row = this.rules.get(rule) ?? { total: 0, finished: 0 };
       row.total += 1;
@@ -82,6 +88,8 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.checks.finished += 1;
     const row = this.rules.get(ruleIdOfTitle(test.title) ?? test.title);
     if (row) row.finished += 1;
+    this.unfinished.delete(test.title);
+    this.finished.push({ title: test.title, requests: recordOfResult(test, result)?.requests ?? 0 });
   }
 
   override async onEnd(result: FullResult): Promise<void> {
@@ -95,9 +103,14 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.ledger ??= openLedger();
     const ledger = this.ledger;
     const pace = ledger.pace();
+    const sent = ledger.sent();
+    // What the running checks sent so far: the run's requests less the preflight's and the ended checks'.
+    const ended = this.finished.reduce((n, f) => n + f.requests, 0);
+    const inFlight = sent - (readPreflight()?.requests ?? 0) - ended;
     const line = progressLine({
       elapsedMs: Date.now() - this.started,
-      sent: ledger.sent(),
+      sent,
+      requestsLeft: requestsLeft(CHECK_COSTS, this.finished, [...this.unfinished], inFlight),
       budget: this.budget,
       rules: {
         finished: [...this.rules.values()].filter((r) => r.finished >= r.total).length,

@@ -7,7 +7,7 @@
  */
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import { baselineLines, headline, methodsOf, requestLinesOf, type Summary } from './summary.ts';
+import { baselineLines, headline, methodsOf, requestLinesOf, requestLogOf, type Summary } from './summary.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -89,11 +89,12 @@ function evidence(c: CheckRecord, i: number): string {
     row('why', c.reason),
     row('expected', c.expected),
     row('received', c.received),
+    ...(c.derivedFrom ?? []).map((d) => row(`may follow from ${d.rule}`, d.why)),
     row('counterexample', c.counterexample),
     row('replay', c.replay, true),
     row('reproduce', c.reproduction.join('\n'), true),
     c.requestLines
-      ? `<dt>requests</dt><dd>${esc(c.requests)}: <a href="requests.ndjson">${esc(requestLinesOf(c) as string)}</a> (and <a href="requests.har">requests.har</a>)</dd>`
+      ? `<dt>requests</dt><dd>${esc(c.requests)}: <a href="${esc(requestLogOf(c))}">${esc(requestLinesOf(c) as string)}</a> (and <a href="${esc(requestLogOf(c).replace(/\.ndjson$/, '.har'))}">requests.har</a>)</dd>`
       : row('requests', String(c.requests)),
     row('notes', c.notes.join('; ')),
     '</dl></section>',
@@ -110,7 +111,7 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
     const cell = link ? `<a href="${link}">${esc(r.verdict)}</a>` : esc(r.verdict);
     rows.push(
       `<tr class="rule" id="rule-${esc(r.id)}"><td>${esc(r.id)} <span class="facts">${esc(r.level)} · ${esc(r.section)}</span></td>` +
-        `<td class="cell ${cellClass(r.verdict)}">${cell}</td><td>${esc(r.requests)}</td><td>${esc(r.evidence)}</td></tr>`,
+        `<td class="cell ${cellClass(r.verdict)}">${cell}</td><td>${esc(r.requests)}</td><td>${esc(r.evidence)}${r.mayFollowFrom ? esc(` (may follow from ${r.mayFollowFrom.join(', ')})`) : ''}</td></tr>`,
     );
     for (const c of checks) {
       const v = ruleVerdictOf(c);

@@ -87,6 +87,7 @@ export function junitXml(s: Summary): string {
         property('verdict', c.known ? 'known' : c.verdict),
         property('requests', c.requests),
         ...(c.requestLines ? [property('requestLines', `${c.requestLines[0]}-${c.requestLines[1]}`)] : []),
+        ...(c.requestLog ? [property('requestLog', c.requestLog)] : []),
         ...(c.known ? [property('knownUntil', c.known.until)] : []),
       ];
       return {

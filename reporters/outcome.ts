@@ -29,8 +29,13 @@ export interface Outcome {
    * selected rules`. Absent for a run of every rule.
    */
   scope?: string;
-  /** What decided it, one line each: the failed rules, the reasons it is inconclusive, or what passed. */
+  /**
+   * What decided it, one line each: the failed rules — the likely causes first, then those that may follow from
+   * them —, the reasons it is inconclusive, or what passed.
+   */
   decidedBy: string[];
+  /** When some failed rules may follow from others: the rules whose failures depend on no other (the likely causes). */
+  likelyCauses?: string[];
 }
 
 /** The part of a rule-matrix row the outcome reads. */
@@ -43,6 +48,8 @@ export interface JudgedRule {
   cause?: Cause;
   evidence: string;
   checks: number;
+  /** The failing rules every finding of this rule may follow from (reporters/blame.ts): not a likely cause. */
+  mayFollowFrom?: string[];
 }
 
 export interface RunFacts {
@@ -86,10 +93,13 @@ function decide(facts: RunFacts): Outcome {
   if (failed.length > 0 || expired.length > 0) {
     const strict = (r: JudgedRule) =>
       r.verdict === 'fail' ? '' : `, ${r.verdict === 'advisory' ? '' : 'not exercised, '}CONFORMANCE_STRICT=1`;
-    return outcome('nonconformant', [
-      ...failed.map((r) => `${r.id} (${r.level}${strict(r)}) failed: ${r.evidence}`),
-      ...expired,
-    ]);
+    // The rules whose evidence depends on no other failure first (the likely causes), then those that may follow.
+    const causes = failed.filter((r) => !r.mayFollowFrom);
+    const following = failed.filter((r) => r.mayFollowFrom);
+    const line = (r: JudgedRule) =>
+      `${r.id} (${r.level}${strict(r)}) failed${r.mayFollowFrom ? `, may follow from ${r.mayFollowFrom.join(', ')}` : ''}: ${r.evidence}`;
+    const decided = outcome('nonconformant', [...[...causes, ...following].map(line), ...expired]);
+    return following.length > 0 ? { ...decided, likelyCauses: causes.map((r) => r.id) } : decided;
   }
   const must = facts.rules.filter((r) => r.level === 'MUST');
   const reasons = [

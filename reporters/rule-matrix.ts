@@ -178,7 +178,7 @@ export default class RuleMatrixReporter implements Reporter {
     }
     const write = process.env.CONFORMANCE_WRITE_BASELINE?.trim();
     if (write) {
-      const written = baselineFrom(summary.checks, today(), baseline?.entries);
+      const written = baselineFrom(summary.checks, today(), baseline?.entries, summary.seed);
       mkdirSync(dirname(resolve(write)), { recursive: true });
       writeFileSync(write, redact(`${JSON.stringify(written, null, 2)}\n`));
       console.log(

@@ -25,7 +25,9 @@ import {
   judgeBaseline,
   knownLine,
   unjudgedLine,
+  unseenLine,
 } from './baseline.ts';
+import { mayFollow } from './blame.ts';
 import { decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
@@ -38,6 +40,8 @@ export interface RuleRow {
   checks: number;
   requests: number;
   notes: string[];
+  /** The failing rules every finding of this rule may follow from (reporters/blame.ts): it is not a likely cause. */
+  mayFollowFrom?: string[];
 }
 
 /** What a run was, besides its checks: enough to decide its outcome again when shards are merged. */
@@ -90,14 +94,17 @@ export function methodsOf(s: Pick<Summary, 'requestMethods'>): string {
 export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
   // Known deviations are marked on their records first (reporters/baseline.ts): the rows, the outcome and every
   // report read the marks.
-  const judged = info.baseline ? judgeBaseline(records, info.baseline) : undefined;
+  const judged = info.baseline ? judgeBaseline(records, info.baseline, info.seed) : undefined;
   const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
-  const rows = RULES.map((r) =>
-    ruleRow(
+  const follows = mayFollow(checks);
+  const rows = RULES.map((r) => {
+    const row = ruleRow(
       r,
       checks.filter((c) => c.rule === r.id),
-    ),
-  );
+    );
+    const from = follows.get(r.id);
+    return from ? { ...row, mayFollowFrom: from } : row;
+  });
   const outcome = decideOutcome({
     rules: rows,
     status: info.status,
@@ -128,7 +135,8 @@ export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[
   if (checks.length === 0) {
     return { ...base, verdict: 'not run', cause: 'not selected', evidence: 'not selected', checks: 0, requests, notes };
   }
-  const rank = (c: CheckRecord) => RULE_SEVERITY.indexOf(ruleVerdictOf(c));
+  // The most telling check; among equals, one whose evidence depends on no other rule's failure.
+  const rank = (c: CheckRecord) => 2 * RULE_SEVERITY.indexOf(ruleVerdictOf(c)) + (c.derivedFrom?.length ? 1 : 0);
   const worst = checks.reduce((a, b) => (rank(b) < rank(a) ? b : a));
   const verdict = ruleVerdictOf(worst);
   const passed = checks.filter((c) => c.verdict === 'pass').length;
@@ -148,7 +156,11 @@ export function writeSummary(dir: string, summary: Summary): void {
 }
 
 const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
-const withNotes = (r: RuleRow) => (r.notes.length ? `${r.evidence} [${r.notes.join('; ')}]` : r.evidence);
+/** A row's evidence as the tables show it: what a failure may follow from, and the notes. */
+const withNotes = (r: RuleRow) => {
+  const evidence = r.mayFollowFrom ? `${r.evidence} (may follow from ${r.mayFollowFrom.join(', ')})` : r.evidence;
+  return r.notes.length ? `${evidence} [${r.notes.join('; ')}]` : evidence;
+};
 
 /**
  * The headline of every report: the outcome, then what a reader asks next (the rules that failed, the known
@@ -160,11 +172,19 @@ export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'>): 
   const count = (n: number, one: string, many: string, list: string[] = []) =>
     n === 0 ? [] : [`${n} ${n === 1 ? one : many}${list.length ? ` (${list.join(', ')})` : ''}`];
   const failed = ids('fail');
+  // The likely causes first, then the rules that may follow from them.
+  const following = s.rules.filter((r) => r.verdict === 'fail' && r.mayFollowFrom).map((r) => r.id);
+  const causes = failed.filter((id) => !following.includes(id));
+  const blamed = following.length
+    ? [
+        `likely cause${causes.length > 1 ? 's' : ''} ${causes.join(', ')}; may follow from ${causes.length > 1 ? 'them' : 'it'}: ${following.join(', ')}`,
+      ]
+    : failed;
   const parts =
     o.result === 'bad configuration' || o.result === 'inconclusive'
       ? o.decidedBy.slice(0, 1)
       : [
-          ...count(failed.length, 'rule failed', 'rules failed', failed),
+          ...count(failed.length, 'rule failed', 'rules failed', blamed),
           ...count(s.deviations?.expired.length ?? 0, 'baseline entry expired', 'baseline entries expired'),
           ...(failed.length === 0 && o.result === 'conformant' ? o.decidedBy.slice(0, 1) : []),
         ];
@@ -186,13 +206,17 @@ export function baselineLines(d: Deviations | undefined, withKnown = false): str
     ...(withKnown ? d.known.map(knownLine) : n > 0 ? [`${n} failure${n === 1 ? '' : 's'} known (listed above)`] : []),
     ...d.expired.map(expiredLine),
     ...d.fixed.map(fixedLine),
+    ...(d.unseen ?? []).map(unseenLine),
     ...d.unjudged.map(unjudgedLine),
   ];
 }
 
+/** The request log of a check, relative to the reports folder: its own (a merged shard's), or the run's. */
+export const requestLogOf = (c: Pick<CheckRecord, 'requestLog'>): string => c.requestLog ?? 'requests.ndjson';
+
 /** `requests.ndjson lines 120–160`: where a check's requests are, when the run logged them. */
-export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines'>, file = 'requests.ndjson'): string | undefined =>
-  c.requestLines ? `${file} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
+export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines' | 'requestLog'>): string | undefined =>
+  c.requestLines ? `${requestLogOf(c)} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
 
 /** The checks that failed (new failures and findings first, then known ones), with where their requests are. */
 function findingLines(s: Summary): string[] {
@@ -209,11 +233,14 @@ function findingLines(s: Summary): string[] {
   });
 }
 
-/** Whether the outcome line leaves out what the headline says: known deviations, rules not exercised. */
+/**
+ * Whether the outcome line leaves out what the headline says: known deviations, rules not exercised, which failed
+ * rules are the likely causes.
+ */
 const inShort = (s: Summary) =>
   (s.deviations?.known.length ?? 0) > 0 ||
   (s.deviations?.expired.length ?? 0) > 0 ||
-  s.rules.some((r) => r.verdict === 'not exercised');
+  s.rules.some((r) => r.verdict === 'not exercised' || r.mayFollowFrom);
 
 /** The outcome in one line: `conformant for the 2 selected rules (exit 0): …`. */
 export function outcomeLine(o: Outcome, max = 3): string {

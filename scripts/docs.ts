@@ -1,6 +1,8 @@
 /**
  * `npm run docs`: writes the tables that derive from the rule catalogue, the fault catalogue, the variant
- * dimensions and the variables (core/run/variables.json, which `--help` prints too): docs/rules.md (whole page), and the marked blocks of README.md and docs/mock.md.
+ * dimensions and the variables (core/run/variables.json, which `--help` prints too): docs/rules.md (whole page), and the
+ * marked blocks of README.md and docs/mock.md; and every figure the docs quote that the code defines (FIGURES: the
+ * fault count, retry counts, the pace's margin, the layout version, …), inline in README.md and docs/*.md.
  * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,11 +10,20 @@ import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../checks/schemas.ts';
+import { MAX_429_RETRIES, TARGET_GONE_AFTER, TRANSPORT_RETRIES } from '../core/client/http.ts';
+import { LEARNED_SPACING, MAX_PAUSE_MS } from '../core/client/pace.ts';
+import { MAX_BODY } from '../core/client/transport.ts';
+import { MAX_LIMIT } from '../core/model/listing.ts';
 import { RULES } from '../core/model/rules.ts';
+import { MIN_CHECK_LIMIT_MS } from '../core/run/limits.ts';
 import variables from '../core/run/variables.json' with { type: 'json' };
 import { FAULTS, VARIANT_DIMENSIONS } from '../mock/index.ts';
+import { PROGRESS_EVERY_MS } from '../reporters/progress.ts';
+import { SCHEMA_VERSION } from '../reporters/summary.ts';
 import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
+import { DEFAULT_COMBINATIONS } from '../tests/proof/legal-space.ts';
+import { VARIANT_SETS } from '../tests/proof/variant-sets.ts';
 
 const ROOT = new URL('..', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -100,6 +111,47 @@ const variablesTable = () =>
     variables.map((v) => [`\`${v.name}\``, 'flag' in v ? `\`${v.flag}\`` : '', cell(v.default), cell(v.about)]),
   );
 
+/** A count in words for prose: 2 → "twice". */
+const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
+
+/**
+ * Figures the docs quote that the code defines, by name: written inline as `<!-- figure:NAME -->…<!-- /figure -->`
+ * (the comments render as nothing), so that the prose says what the code does.
+ */
+export const FIGURES: Record<string, () => string> = {
+  faults: () => String(FAULTS.length),
+  'variant-sets': () => String(Object.keys(VARIANT_SETS).length),
+  'variant-axes': () => String(VARIANT_DIMENSIONS.length),
+  'legal-combinations': () => String(DEFAULT_COMBINATIONS),
+  'proof-projects': () => String(FAULTS.length + Object.keys(VARIANT_SETS).length + DEFAULT_COMBINATIONS),
+  'retries-429': () => String(MAX_429_RETRIES),
+  'retries-transport': () => times(TRANSPORT_RETRIES),
+  'retry-after-cap': () => `${MAX_PAUSE_MS / 1000} s`,
+  'pace-margin': () => `${Math.round((LEARNED_SPACING - 1) * 100)} %`,
+  'target-gone-after': () => String(TARGET_GONE_AFTER),
+  'schema-version': () => String(SCHEMA_VERSION),
+  'progress-every': () => `${PROGRESS_EVERY_MS / 1000} s`,
+  'min-check-limit': () => `${MIN_CHECK_LIMIT_MS / 1000} s`,
+  'max-body': () => `${MAX_BODY / 1024 / 1024} MB`,
+  'max-limit': () => String(MAX_LIMIT),
+  budget: () => Number(defaultOf('API_MAX_REQUESTS')).toLocaleString('en-US'),
+  'max-records': () => Number(defaultOf('API_MAX_RECORDS')).toLocaleString('en-US'),
+};
+
+function defaultOf(name: string): string {
+  const v = variables.find((x) => x.name === name);
+  if (!v) throw new Error(`no variable ${name} in core/run/variables.json`);
+  return v.default;
+}
+
+function fillFigures(text: string, path: string): string {
+  return text.replace(/<!-- figure:([a-z0-9-]+) -->[^<\n]*<!-- \/figure -->/g, (_, name: string) => {
+    const figure = FIGURES[name];
+    if (!figure) throw new Error(`${path}: unknown figure "${name}"`);
+    return `<!-- figure:${name} -->${figure()}<!-- /figure -->`;
+  });
+}
+
 /** The generated blocks, by name: `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` in a file. */
 const BLOCKS: Record<string, () => string> = {
   rules: () => rulesTable((p) => (p.startsWith('**') ? p : `\`${p}\``)),
@@ -109,11 +161,15 @@ const BLOCKS: Record<string, () => string> = {
 };
 
 function fillBlocks(text: string, path: string): string {
-  return text.replace(/(<!-- generated:([a-z]+) -->\n)[\s\S]*?(\n<!-- \/generated:\2 -->)/g, (_, open, name, close) => {
-    const block = BLOCKS[name];
-    if (!block) throw new Error(`${path}: unknown generated block "${name}"`);
-    return `${open}${block()}${close}`;
-  });
+  const filled = text.replace(
+    /(<!-- generated:([a-z]+) -->\n)[\s\S]*?(\n<!-- \/generated:\2 -->)/g,
+    (_, open, name, close) => {
+      const block = BLOCKS[name];
+      if (!block) throw new Error(`${path}: unknown generated block "${name}"`);
+      return `${open}${block()}${close}`;
+    },
+  );
+  return fillFigures(filled, path);
 }
 
 /**
@@ -141,6 +197,7 @@ export function expectedDocs(): Map<string, string> {
     ['docs/rules.md', rulesPage()],
     ['README.md', fillBlocks(read('README.md'), 'README.md')],
     ['docs/mock.md', fillBlocks(read('docs/mock.md'), 'docs/mock.md')],
+    ['docs/reading.md', fillBlocks(read('docs/reading.md'), 'docs/reading.md')],
     ['checks/schemas.compiled.ts', compiledSchemas()],
   ]);
 }

@@ -1,6 +1,6 @@
 /**
  * npm test: everything that proves the project, in one command, with the time each stage took.
- *   1. typecheck (tsc) and lint (biome, madge --circular)
+ *   1. typecheck (tsc) and lint (biome, markdown code fences, madge --circular)
  *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
  *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
@@ -11,8 +11,9 @@
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
  *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
- *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; a brand-new account
- *      is conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
+ *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; pages one record short
+ *      name PAG-SIZE the likely cause and every other failure what it may follow from; a brand-new account is
+ *      conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
  *  11. hostile: first contact — targets that redirect, serve HTML, stall, trickle, reset, send 50 MB, answer with a
  *      BOM, gzip or 1xx, a total of 10^12, and the bundled mock set up wrong: the exit code each deserves, in bounded
  *      time, one sentence, no key (tests/e2e/hostile.ts)
@@ -83,6 +84,7 @@ const started = Date.now();
 await stage('typecheck', () => passFail(run(bin('tsc'), ['-p', 'tsconfig.json']) === 0, 'tsc --noEmit, strict'));
 await stage('lint', () => {
   const biome = run(bin('biome'), ['check', '.']) === 0;
+  const markdown = run(bin('tsx'), ['scripts/lint-markdown.ts']) === 0;
   // Layers import downward only: no import circle between files (tests/unit/layers.test.ts checks the folders).
   const circles = run(bin('madge'), [
     '--circular',
@@ -92,7 +94,7 @@ await stage('lint', () => {
     '^(node_modules|dist|reports)/',
     '.',
   ]);
-  return passFail(biome && circles === 0, 'biome check, madge --circular');
+  return passFail(biome && markdown && circles === 0, 'biome check, markdown fences, madge --circular');
 });
 await stage('unit', () => {
   const tap = 'reports/unit.tap';
@@ -183,7 +185,10 @@ await stage('changing-data', async () => {
 });
 
 await stage('evidence', async () =>
-  scenarios(await runEvidence(), 'a total that depends on the query, a brand-new account: what verdicts rest on'),
+  scenarios(
+    await runEvidence(),
+    'a total that depends on the query, pages one record short (the likely cause), a brand-new account: what verdicts rest on',
+  ),
 );
 
 await stage('hostile', async () =>

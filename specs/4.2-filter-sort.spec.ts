@@ -29,7 +29,7 @@ import { fetchPage } from '../core/client/http.ts';
 import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts';
 import { PATTERN_VALUES } from '../core/generate/coverage.ts';
 import { describeListing, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
-import type { ResultSet } from '../core/model/result-set.ts';
+import { basedOn, basedOnPages, type ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { type Learned, learnListings } from '../core/run/learn.ts';
@@ -52,11 +52,15 @@ const statusesOf = (l: Learned, i: number) =>
 const statusCases = (learned: Learned[]) =>
   learned.flatMap((l, i) => statusesOf(l, i).map((status) => ({ l, status })));
 
-/** The number of `status` records: counted in the unfiltered set, or the filtered total when that set was capped. */
-async function matchCount(ctx: CheckContext, l: Learned, status: string) {
+/**
+ * The number of `status` records, and the set it was counted from: the unfiltered set, or the filtered set's total
+ * when the unfiltered one was capped.
+ */
+async function matchCount(ctx: CheckContext, l: Learned, status: string): Promise<{ n: number; from: ResultSet }> {
   const range = expectedMatches(l.set, status);
-  if (range.min === range.max) return range.min;
-  return (await enumerate(ctx, withSelection(l.listing, { status }))).total;
+  if (range.min === range.max) return { n: range.min, from: l.set };
+  const filtered = await enumerate(ctx, withSelection(l.listing, { status }));
+  return { n: filtered.total, from: filtered };
 }
 
 /** The sorted result sets (at limit 100) of a listing, filtered by `status` or not, in both directions. */
@@ -112,7 +116,7 @@ test.describe('§4.2 List payments: filter[status]', () => {
         const set = await enumerate(ctx, withSelection(l.listing, { status }));
         const first = set.pages[0]?.exchange;
         const total = first && filteredTotalViolation(first, status, expectedMatches(l.set, status), l.set.total);
-        assertNoViolation(statusViolation(set, status, ctx.rule) ?? total);
+        assertNoViolation(statusViolation(set, status, ctx.rule) ?? basedOn(total, l.set));
       }
     }),
   );
@@ -146,17 +150,17 @@ test.describe('§4.2 List payments: filter[status]', () => {
     'FLT-BEFORE-PAGE a filtered walk at a small limit has full pages while matches remain, and every match once',
     settle(async (ctx) => {
       for (const { l, status } of statusCases(await learnedFor(ctx, 'shortPage'))) {
-        const n = await matchCount(ctx, l, status);
+        const { n, from } = await matchCount(ctx, l, status);
         const limit = Math.min(MAX_LIMIT, Math.max(1, Math.ceil(n / 4)));
         const listing = withSelection(l.listing, { status });
         const w = await walk(ctx, listing, { limit, maxPages: MAX_WALK_PAGES });
         for (const page of w.pages) {
-          assertNoViolation(fullPageViolation(page.exchange, status, { offset: page.offset, limit }, n));
+          assertNoViolation(basedOn(fullPageViolation(page.exchange, status, { offset: page.offset, limit }, n), from));
         }
         if (!w.complete || !l.set.complete) continue;
         const label = `${describeListing(listing)} read at limit ${limit}: the ${n} ${status} records of the unfiltered set`;
         const v = permutationViolation(w, withStatus(l.set.records, status), ctx.rule, label);
-        assertNoViolation(v);
+        assertNoViolation(basedOn(v, l.set));
       }
     }),
   );
@@ -165,9 +169,9 @@ test.describe('§4.2 List payments: filter[status]', () => {
     'FLT-BEFORE-PAGE any filtered window on any listing holds min(limit, matches - offset) records',
     settle(async (ctx) => {
       const cases = statusCases(await learnedFor(ctx, 'shortPage'));
-      const counts: number[] = [];
+      const counts: Array<{ n: number; from: ResultSet }> = [];
       for (const { l, status } of cases) counts.push(await matchCount(ctx, l, status));
-      const n = (k: number) => counts[k] ?? 0;
+      const n = (k: number) => counts[k]?.n ?? 0;
       const arb = fc.nat({ max: cases.length - 1 }).chain((k) =>
         fc.record({
           k: fc.constant(k),
@@ -188,7 +192,9 @@ test.describe('§4.2 List payments: filter[status]', () => {
         async ({ k, offset, limit }) => {
           const { c, listing } = listingOf(k);
           const e = await fetchPage(ctx.api, listing, { offset, limit });
-          return fullPageViolation(e, c.status, { offset, limit }, n(k));
+          const from = counts[k]?.from;
+          const v = fullPageViolation(e, c.status, { offset, limit }, n(k));
+          return from ? basedOn(v, from) : v;
         },
         { describe: (v) => `${describeListing(listingOf(v.k).listing)} offset=${v.offset} limit=${v.limit}`, examples },
       );
@@ -211,7 +217,7 @@ test.describe('§4.2 List payments: sort', () => {
             l.set.complete && set.complete
               ? permutationViolation(set, l.set.records, ctx.rule, `${label}: the unsorted set`)
               : undefined;
-          assertNoViolation(sortViolation(set, sort, ctx.rule, label) ?? same);
+          assertNoViolation(basedOnPages(sortViolation(set, sort, ctx.rule, label), set) ?? basedOn(same, l.set, set));
         }
       }
     }),
@@ -247,7 +253,7 @@ test.describe('§4.2 List payments: sort', () => {
           const w = await walk(ctx, listing, { limit, maxPages: MAX_WALK_PAGES });
           const expected = l.set.complete ? l.set.records : undefined;
           const label = `${describeListing(listing)} read at limit ${limit}`;
-          return orderedWalkViolation(w, sort, ref(i, sort), expected, ctx.rule, label);
+          return orderedWalkViolation(w, sort, ref(i, sort), expected, ctx.rule, label, [l.set]);
         },
         {
           describe: (v) =>
@@ -272,7 +278,9 @@ test.describe('§4.2 List payments: sort', () => {
               ? permutationViolation(set, withStatus(l.set.records, status), ctx.rule, label)
               : undefined;
           assertNoViolation(
-            statusViolation(set, status, ctx.rule) ?? sortViolation(set, sort, ctx.rule, label) ?? same,
+            statusViolation(set, status, ctx.rule) ??
+              basedOnPages(sortViolation(set, sort, ctx.rule, label), set) ??
+              basedOn(same, l.set, set),
           );
         }
       }
@@ -313,7 +321,7 @@ test.describe('§4.2 List payments: sort', () => {
           const expected = l.set.complete ? withStatus(l.set.records, status) : undefined;
           return (
             statusViolation(w, status, ctx.rule) ??
-            orderedWalkViolation(w, v.sort, ref(v.k, v.sort), expected, ctx.rule, label)
+            orderedWalkViolation(w, v.sort, ref(v.k, v.sort), expected, ctx.rule, label, [l.set])
           );
         },
         { describe: (v) => `${describeListing(listingOf(v))}, pages of limit=${v.limit}`, examples },

@@ -8,10 +8,12 @@
  */
 import fc from 'fast-check';
 import {
+  capBasis,
   defaultLimitViolation,
   echoViolation,
   emptyViolation,
   limitInForce,
+  pageBasis,
   sizeViolation,
 } from '../checks/envelope.ts';
 import {
@@ -38,8 +40,8 @@ import {
   sandboxListing,
   withSelection,
 } from '../core/model/listing.ts';
-import type { ResultSet } from '../core/model/result-set.ts';
-import { assertNoViolation, excerpt } from '../core/model/verdict.ts';
+import { derivationsFrom, type ResultSet } from '../core/model/result-set.ts';
+import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
   enumerateEach,
@@ -115,7 +117,11 @@ test.describe('§4.2 List payments: echoed offset and limit, default limit, page
         ...on(0, { offset: t + 1 }),
         ...listings.slice(1).flatMap((_, k) => on(k + 1, {}, { offset: Math.max(0, total(k + 1, {}) - 3) })),
       ];
-      await listingProperty(ctx, listings, arb, examples, (e) => defaultLimitViolation(e, ctx.target.defaultLimit));
+      await listingProperty(ctx, listings, arb, examples, (e, c) => {
+        const { defaultLimit } = ctx.target;
+        const basis = pageBasis(e, c.r, defaultLimit, reference(c.i, c.r.status).total);
+        return derive(defaultLimitViolation(e, defaultLimit), basis);
+      });
     }),
   );
 
@@ -123,8 +129,16 @@ test.describe('§4.2 List payments: echoed offset and limit, default limit, page
   test(
     'PAG-SIZE any request on any listing: data.length = max(0, min(limit, total - offset))',
     settle(async (ctx) => {
-      const { arb, examples, known, listings } = await anyRequests(ctx);
-      await listingProperty(ctx, listings, arb, examples, (e) => sizeViolation(e), known);
+      const { arb, examples, known, listings, total, totalFlaws } = await anyRequests(ctx);
+      // The size expected comes from the page's own echo and total: where those break another rule, it says so.
+      await listingProperty(
+        ctx,
+        listings,
+        arb,
+        examples,
+        (e, c) => derive(sizeViolation(e), [...pageBasis(e, c.r, ctx.target.defaultLimit, total(c)), ...totalFlaws(c)]),
+        known,
+      );
     }),
   );
 });
@@ -149,7 +163,17 @@ async function anyRequests(ctx: Parameters<typeof learnListings>[0]) {
     }),
   ];
   const known = (i: number) => new Set([...(learned[i]?.statuses ?? []), SPEC_STATUS]);
-  return { arb, examples, known, listings: learned.map((l) => l.listing) };
+  // The listing's total as its whole read says (its first page), for an unfiltered request; a filter's is FLT-STATUS's.
+  const total = (c: ListingCase) => (c.r.status === undefined ? learned[c.i]?.set.total : undefined);
+  // An unfiltered page's total is the whole read's: where that read shows the total wrong (its pages end before it,
+  // or go on past it), an expectation computed from it may follow from PAG-TOTAL.
+  const totalFlaws = (c: ListingCase) => {
+    const set = learned[c.i]?.set;
+    return set && c.r.status === undefined
+      ? derivationsFrom(set, 'PAG-SIZE').filter((d) => d.rule === 'PAG-TOTAL')
+      : [];
+  };
+  return { arb, examples, known, listings: learned.map((l) => l.listing), total, totalFlaws };
 }
 
 test.describe('§4.2 List payments: total', () => {
@@ -287,7 +311,7 @@ test.describe('§4.2 List payments: pages partition the result set', () => {
         const set = setOf(c.i, c.r);
         await sameSetTotal(ctx, set, e);
         const window = { offset: c.r.offset ?? 0, limit: limitInForce(c.r, ctx.target.defaultLimit) };
-        return sliceViolation(e, window, set, identity(set.records));
+        return derive(sliceViolation(e, window, set, identity(set.records)), capBasis(e, c.r));
       });
     }),
   );

@@ -9,7 +9,8 @@
  * - a string: a substring of the check's title, its expected or received line, its counterexample or its requests
  *   (the curl lines that reproduce it); written `/…/flags`, a regular expression tested against each of them;
  * - an object `{check?, expected?, received?, request?}`: each field given must match that field (same forms).
- * `until` is a date (YYYY-MM-DD), the last day the entry holds. This module is pure: the parsing of a file's text,
+ * `until` is a date (YYYY-MM-DD), the last day the entry holds. `found` ({seed, drawn}, written by --write-baseline)
+ * says how the failure was found: from a case drawn from that seed, or one every run tries. This module is pure: the parsing of a file's text,
  * the matching of one record; reporters/baseline.ts judges a run's records with it, fixtures/test.ts marks a known
  * failure as expected while the run goes.
  */
@@ -26,6 +27,12 @@ export interface BaselineEntry {
   reason: string;
   /** YYYY-MM-DD: the last day the entry excuses a failure. */
   until: string;
+  /**
+   * How the failure was found (written by --write-baseline): the run's seed, and whether the failing case was drawn
+   * from it (`drawn`) or is one every run tries. A run with another seed that does not meet a drawn case again has not
+   * shown it fixed.
+   */
+  found?: { seed: number; drawn: boolean };
 }
 
 /** A baseline file that cannot be used: every problem, one line each (entries by their position, from 1). */
@@ -41,7 +48,7 @@ export class BaselineError extends Error {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isDate = (s: string) => DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
-const ENTRY_FIELDS = new Set(['rule', 'match', 'reason', 'until', 'comment']);
+const ENTRY_FIELDS = new Set(['rule', 'match', 'reason', 'until', 'found', 'comment']);
 
 /** A pattern as written: `/…/flags` is a regular expression, anything else a substring. */
 function pattern(p: string): (text: string) => boolean {
@@ -100,9 +107,19 @@ export function parseBaseline(text: string, file: string): BaselineEntry[] {
     if (typeof e.reason !== 'string' || e.reason.trim() === '')
       problems.push(`${at}: reason must be a non-empty string`);
     if (typeof e.until !== 'string' || !isDate(e.until)) problems.push(`${at}: until must be a date YYYY-MM-DD`);
+    const found = e.found as { seed?: unknown; drawn?: unknown } | undefined;
+    const seedOk = Number.isSafeInteger(found?.seed) && (found?.seed as number) >= 0;
+    if (found !== undefined && (typeof found !== 'object' || !seedOk || typeof found.drawn !== 'boolean'))
+      problems.push(`${at}: found must be {"seed": a whole number, "drawn": true or false}`);
   });
   if (problems.length > 0) throw new BaselineError(file, problems);
-  return list.map((e: BaselineEntry) => ({ rule: e.rule, match: e.match, reason: e.reason, until: e.until }));
+  return list.map((e: BaselineEntry) => ({
+    rule: e.rule,
+    match: e.match,
+    reason: e.reason,
+    until: e.until,
+    ...(e.found ? { found: { seed: e.found.seed, drawn: e.found.drawn } } : {}),
+  }));
 }
 
 /** The text of each evidence field of a record. */

@@ -3,7 +3,9 @@
  * came from. A whole set is read at limit 100; a check may read a prefix of a large set at a smaller limit.
  */
 import type { Exchange } from './exchange.ts';
-import { type Listing, readEnvelope } from './listing.ts';
+import { describeListing, type Listing, readEnvelope } from './listing.ts';
+import type { RuleId } from './rules.ts';
+import { type Derivation, derive, type Violation } from './verdict.ts';
 
 /** One page of a read: the offset it was asked for and the answer. */
 export interface Page {
@@ -20,6 +22,67 @@ export interface ResultSet {
   total: number;
   /** False when the read stopped before `total` (a page cap, or API_MAX_RECORDS). */
   complete: boolean;
+  /**
+   * What its own pages break, as they were read (core/run/walk.ts): a page whose size disagrees with its own offset,
+   * limit and total (PAG-SIZE), an echo other than what was sent (PAG-ECHO), a total other than the first page's
+   * (PAG-TOTAL), a record twice (PAG-PARTITION). An expectation computed from the set says so (`basedOn`).
+   */
+  flaws: Flaw[];
+}
+
+/** A rule the set's own pages break, how, and which pages (by offset) show it. */
+export interface Flaw extends Derivation {
+  offsets: number[];
+  /**
+   * Other rules whose own subject this is as much: pages that end before their total are a total too high or a record
+   * skipped (PAG-PARTITION), so a check of PAG-PARTITION judges it itself and does not follow from PAG-TOTAL.
+   */
+  alike?: RuleId[];
+}
+
+/** A set as an expectation's source: which listing, read at which limit, and what its pages break. */
+export type SetSource = Pick<ResultSet, 'listing' | 'limit' | 'flaws'>;
+
+/**
+ * The violation of a check whose expectation was computed from these sets, saying which other rules their pages
+ * break: "expected total 106", counted from pages that fail PAG-SIZE, may follow from PAG-SIZE.
+ */
+export function basedOn(v: Violation | undefined, ...sets: SetSource[]): Violation | undefined {
+  return (
+    v &&
+    derive(
+      v,
+      sets.flatMap((set) => derivationsFrom(set, v.rule)),
+    )
+  );
+}
+
+/** What an expectation of `rule` computed from the set rests on, where the set's own pages break another rule. */
+export const derivationsFrom = (set: SetSource, rule: RuleId): Derivation[] =>
+  set.flaws
+    .filter((f) => f.rule !== rule && !f.alike?.includes(rule))
+    .map((f) => ({
+      rule: f.rule,
+      why: `the expectation was computed from ${describeListing(set.listing)} read at limit ${set.limit}, whose ${f.why}`,
+    }));
+
+/**
+ * The violation of a check that judged the set's records themselves (their order), saying which other rules the pages
+ * holding its evidence break: records out of order because a page past the end repeats earlier ones.
+ */
+export function basedOnPages(
+  v: Violation | undefined,
+  set: SetSource & Pick<ResultSet, 'pages'>,
+): Violation | undefined {
+  if (!v) return undefined;
+  const shown = new Set([v.exchange, ...(v.related ?? [])]);
+  const offsets = new Set(set.pages.filter((p) => shown.has(p.exchange)).map((p) => p.offset));
+  const flaws = set.flaws.filter((f) => f.offsets.some((o) => offsets.has(o)) && !f.alike?.includes(v.rule));
+  const on = `${describeListing(set.listing)} read at limit ${set.limit}`;
+  return derive(
+    v,
+    flaws.map((f) => ({ rule: f.rule, why: `its evidence comes from pages of ${on} that break it: its ${f.why}` })),
+  );
 }
 
 /** The page of a set holding record `index` of the concatenation, and that page's first index. */

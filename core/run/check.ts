@@ -22,6 +22,8 @@ export interface CheckContext {
   reads: Exchange[];
   /** Why the target's data could not show the check's rule: a check that passes with any is "not exercised". */
   unexercised: string[];
+  /** Whether it drew cases from the run's seed (a property, core/run/property.ts): its record says so. */
+  seeded?: boolean;
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */

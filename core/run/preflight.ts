@@ -12,7 +12,8 @@
  *
  * Then, in this order: an answer that is not the API (no JSON anywhere; 404 on /merchant/status for every key) is a
  * bad API_BASE_URL; a key refused with 401 on both endpoints while another is accepted (or every key refused) is a bad
- * key; a merchant that answers 404 to every accepted key tried on it is a bad merchant id. All exit 2. What would hide
+ * key; a merchant that answers 404 to every accepted key that may list it (a 403 says nothing of the merchant) is a bad
+ * merchant id. All exit 2. What would hide
  * a real fault goes on to the rules: a key accepted on one endpoint and refused on the other (AUTH-STATUS, MODE-*), a
  * merchant found by one key and not by another (MODE-TEST-LIVE, MODE-LIVE-LIVE, MODE-TEST-SANDBOX).
  */
@@ -262,9 +263,14 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
     if (!id) continue;
     // The accepted keys of the merchant's mode (any key on the live merchant: a test key lists its test data, §5.5).
     const sameMode = (slot: KeySlot) => variable === 'LIVE_MERCHANT_ID' || !facts.liveSlots?.includes(slot);
+    // A 403 is no evidence either way: a key that lacks the permission may be refused before the merchant is looked
+    // up (a legal order, §7), so only the keys that may list the merchant decide.
     const tried = listed.filter(
       (p) =>
-        p.merchant === variable && sameMode(p.auth as KeySlot) && is2xx(answerOf(p.auth as KeySlot, 'status') ?? 0),
+        p.merchant === variable &&
+        sameMode(p.auth as KeySlot) &&
+        is2xx(answerOf(p.auth as KeySlot, 'status') ?? 0) &&
+        p.seen.status !== 403,
     );
     if (tried.length === 0 || !tried.every((p) => p.seen.status === 404)) continue;
     const keys = tried.map((p) => KEY_VARS[p.auth as KeySlot]);

@@ -23,12 +23,13 @@ export class WrongRule extends Error {
   }
 }
 
-const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>, requests: number) => ({
+const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>, requests: number) => ({
   rule: ctx.rule,
   check: ctx.title,
   reproduction: [] as string[],
   requests,
   notes: [...ctx.notes].map(redact),
+  ...(ctx.seeded ? { seeded: true as const } : {}),
 });
 
 /** The record of a check that did not start: an optional input is missing, or the run left it out. */
@@ -42,7 +43,7 @@ export function notRun(
 
 /** The record of a check that ran, from how its body ended. */
 export function recordOf(
-  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised'>,
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised' | 'seeded'>,
   ending: Ending,
   requests: number,
 ): CheckRecord {
@@ -64,8 +65,12 @@ export function recordOf(
       verdict,
       expected: redact(v.expected),
       received: redact(v.received),
+      ...(v.derivedFrom?.length
+        ? { derivedFrom: v.derivedFrom.map((d) => ({ rule: d.rule, why: redact(d.why) })) }
+        : {}),
       ...(error.counterexample ? { counterexample: redact(error.counterexample) } : {}),
       ...(error.replay ? { replay: redact(error.replay) } : {}),
+      ...(error.drawn ? { drawnCase: true as const } : {}),
       reproduction: reproductionOf(v),
     };
   }

@@ -5,14 +5,34 @@
  * - A brand-new account (the variant data=new-account: seven sandbox payments, no live payment): exit 0, and the rules
  *   its data cannot show are "not exercised" with the reason (LIM-CAP: no listing over 100 records; MODE-ISOLATION:
  *   an empty live listing), listed in the outcome; with CONFORMANCE_STRICT=1 the same run fails (exit 1).
+ * - Blame: a deviation that breaks one rule and, through it, the expectations of others (pages one record short,
+ *   page-size-one-short; a total that depends on the query) lists its own rule as the likely cause, first, and every
+ *   failure of another rule says what it may follow from: no failure quotes an expectation computed from data that
+ *   failed another rule without saying so.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { type MockOptions, startMock } from '../../mock/index.ts';
 import { againstMock, runSuite } from '../support/run-suite.ts';
 
 interface Matrix {
-  outcome: { exitCode: number; decidedBy: string[] };
-  rules: Array<{ id: string; verdict: string; evidence: string }>;
+  outcome: { exitCode: number; decidedBy: string[]; likelyCauses?: string[] };
+  rules: Array<{ id: string; verdict: string; evidence: string; mayFollowFrom?: string[] }>;
+  checks: Array<{ rule: string; check: string; verdict: string; derivedFrom?: Array<{ rule: string; why: string }> }>;
+}
+
+/**
+ * The blame of a run against a fault of `cause`: `cause` is the first rule the outcome names and a likely cause; each
+ * other rule that failed may follow from a failing rule, and each of its failures says which (derivedFrom).
+ */
+function blameProblems(m: Matrix, cause: string): string[] {
+  const failed = m.rules.filter((r) => r.verdict === 'fail');
+  const undeclared = m.checks.filter((c) => c.verdict === 'fail' && c.rule !== cause && !c.derivedFrom?.length);
+  const causes = m.outcome.likelyCauses ?? failed.map((r) => r.id);
+  return [
+    ...(m.outcome.decidedBy[0]?.startsWith(`${cause} `) ? [] : [`the outcome does not name ${cause} first`]),
+    ...(causes.includes(cause) ? [] : [`${cause} is not a likely cause (${causes.join(', ')})`]),
+    ...undeclared.map((c) => `"${c.check.slice(0, 60)}…" does not say what its expectation may follow from`),
+  ];
 }
 
 interface Case {
@@ -53,6 +73,21 @@ export async function runEvidence(): Promise<Case[]> {
       ...(query.status === 1 ? [] : [`exit ${query.status}, expected 1`]),
       ...(query.verdict('PAG-TOTAL') === 'fail' ? [] : ['PAG-TOTAL did not fail']),
       ...inconclusive.map((id) => `${id} is inconclusive: the data never changed, the total depends on the query`),
+      ...(query.matrix.outcome.decidedBy[0]?.startsWith('PAG-TOTAL ')
+        ? []
+        : ['the outcome does not name PAG-TOTAL first']),
+    ],
+  });
+
+  const short = await run('page-size-one-short', { faults: ['page-size-one-short'] });
+  const following = short.matrix.rules.filter((r) => r.mayFollowFrom).map((r) => r.id);
+  cases.push({
+    scenario: 'pages one record short: PAG-SIZE the likely cause',
+    detail: `exit ${short.status}, likely cause ${short.matrix.outcome.likelyCauses?.join(' ') ?? 'not said'}, may follow from it: ${following.join(' ') || 'none'}`,
+    problems: [
+      ...(short.status === 1 ? [] : [`exit ${short.status}, expected 1`]),
+      ...blameProblems(short.matrix, 'PAG-SIZE'),
+      ...(short.matrix.outcome.likelyCauses?.join() === 'PAG-SIZE' ? [] : ['PAG-SIZE is not the only likely cause']),
     ],
   });
 

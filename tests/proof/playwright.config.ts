@@ -16,35 +16,9 @@ import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
+import { VARIANT_SETS } from './variant-sets.ts';
 
 type MatrixProject = Project<unknown, { mock: MockProjectOptions; watchOf?: string }>;
-
-/**
- * Combinations a real API would make together, and the defaults. Each value of each axis alone is not run: the
- * legal space's covering draw gives every value in some combination on every run.
- */
-export const VARIANT_SETS: Record<string, string[]> = {
-  default: [],
-  strict: [
-    'over-limit=reject',
-    'invalid=422',
-    'unknown-status=reject',
-    'unknown-sort=reject',
-    'unknown-merchant=403',
-    'method=404',
-    'documented-headers=enforced',
-  ],
-  lenient: [
-    'invalid=coerce',
-    'unknown-sort=ignore',
-    'amount=string',
-    'extras=on',
-    'ties=reverse',
-    'unsorted=newest',
-    'merchant-lookup=collation',
-  ],
-  'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
-};
 
 // One fixed seed so the matrix is reproducible; FC_SEED overrides it.
 process.env.FC_SEED ??= '20261122';

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { mergeResults } from '../../commands/merge.ts';
 import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
 import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
-import { headline, type RunInfo, summarize } from '../../reporters/summary.ts';
+import { baselineLines, headline, type RunInfo, summarize } from '../../reporters/summary.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const DAY = '2026-11-24';
@@ -51,6 +51,11 @@ describe('the baseline file', () => {
     ]);
     assert.match(listed[6] ?? '', /^entry 3: match is not a valid regular expression/);
     assert.equal(listed.length, 7);
+    const found = { ...e, found: { seed: 12, drawn: true } };
+    assert.deepEqual(parseBaseline(JSON.stringify([found]), 'b.json'), [found]);
+    assert.deepEqual(problems(JSON.stringify([{ ...e, found: { seed: -1, drawn: 'yes' } }])), [
+      'entry 1: found must be {"seed": a whole number, "drawn": true or false}',
+    ]);
   });
 });
 
@@ -114,6 +119,28 @@ describe('judging a run against its baseline', () => {
       ['LIM-CAP', 'AUTH-FIRST'],
     );
     assert.equal(s.outcome.exitCode, 0);
+  });
+
+  test('fixed only when the check ran on the case that failed before; else "not seen in this run", and kept', () => {
+    // A property draws its cases from the run's seed: a new seed may not draw the case that failed.
+    const drawn = checkRecord('PAG-SIZE every window', 'pass', { seeded: true });
+    const judge = (e: BaselineEntry, seed = 7) => summarize([drawn], info([e], { seed })).deviations;
+    const handWritten = judge(entry());
+    assert.deepEqual(handWritten?.fixed, []);
+    assert.deepEqual(handWritten?.unseen, [entry()]);
+    assert.deepEqual(baselineLines(handWritten), [
+      'PAG-SIZE "PAG-SIZE every window": not seen in this run, kept (its checks draw their cases from the seed and did not meet the failing one)',
+    ]);
+    const foundDrawn = entry({ found: { seed: 5, drawn: true } });
+    assert.deepEqual(judge(foundDrawn)?.unseen, [foundDrawn]);
+    assert.deepEqual(baselineLines(judge(foundDrawn)), [
+      'PAG-SIZE "PAG-SIZE every window": not seen in this run, kept (its checks draw their cases from the seed and did not meet the failing one; FC_SEED=5 draws it again)',
+    ]);
+    assert.deepEqual(judge(foundDrawn, 5)?.fixed, [foundDrawn], 'the seed that found it draws the same cases');
+    // Found on one of the cases every run tries (an example): this run tried it, and it passed.
+    const onExample = entry({ found: { seed: 5, drawn: false } });
+    assert.deepEqual(judge(onExample)?.fixed, [onExample]);
+    assert.equal(summarize([drawn], info([entry()])).outcome.exitCode, 0, 'kept, it fails nothing');
   });
 
   test('an expired entry excuses nothing and fails the run, named, even when what it matched is fixed', () => {
@@ -182,6 +209,15 @@ describe('writing a baseline from a run', () => {
       { rule: 'PAG-TOTAL', match: 'PAG-TOTAL a', reason: PLACEHOLDER_REASON, until: '2026-12-24' },
       { rule: 'ADV-SCHEME', match: 'ADV-SCHEME Basic', reason: PLACEHOLDER_REASON, until: '2026-12-24' },
     ]);
+    // With the run's seed: how each failure was found, a drawn case or one every run tries.
+    const seeded = [failed('PAG-TOTAL a', 'total 3', { seeded: true, drawnCase: true }), failed('LIM-CAP b')];
+    assert.deepEqual(
+      baselineFrom(seeded, DAY, [], 42).entries.map((e) => e.found),
+      [
+        { seed: 42, drawn: true },
+        { seed: 42, drawn: false },
+      ],
+    );
     assert.equal(addDays('2026-12-20', 30), '2027-01-19');
     // What it wrote is a baseline that excuses exactly those failures.
     const written = parseBaseline(JSON.stringify(baselineFrom(s.checks, DAY, [kept])), 'w.json');

@@ -12,12 +12,14 @@ import {
   type Walked,
   walkLimits,
 } from '../../checks/order.ts';
+import { asKey } from '../../core/model/credentials.ts';
+import type { SetSource } from '../../core/model/result-set.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (id: string, amount: number | string) => ({ id, status: 'COMPLETED', amount });
 
-/** A walk of pages, each page a list of [id, amount]; the offsets follow the page sizes. */
-function walked(...pages: Array<Array<[string, number | string]>>): Walked {
+/** A walk of pages, each page a list of [id, amount]; the offsets follow the page sizes. Its pages break nothing. */
+function walked(...pages: Array<Array<[string, number | string]>>): Walked & SetSource {
   let offset = 0;
   const exchanges = pages.map((page) => {
     const data = page.map(([id, amount]) => rec(id, amount));
@@ -29,7 +31,14 @@ function walked(...pages: Array<Array<[string, number | string]>>): Walked {
     offset += page.length;
     return { offset: at, exchange: e };
   });
-  return { records: pages.flat().map(([id, amount]) => rec(id, amount)), pages: exchanges };
+  const listing = { merchant: 'm1', auth: asKey('test') };
+  return {
+    records: pages.flat().map(([id, amount]) => rec(id, amount)),
+    pages: exchanges,
+    listing,
+    limit: 2,
+    flaws: [],
+  };
 }
 
 describe('compareAmounts / amountOf', () => {
@@ -327,6 +336,30 @@ describe('orderedWalkViolation / walkLimits', () => {
       complete: true,
     };
     assert.equal(orderedWalkViolation(w, 'amount', reference, all, 'SRT-AMOUNT', 'x'), undefined);
+  });
+  test('a difference of records or sequence names what the compared sets break; an order broken in the walk does not', () => {
+    const short = {
+      ...reference,
+      flaws: [
+        { rule: 'PAG-SIZE' as const, why: 'page at offset 0 holds 1 record where … call for 2 records', offsets: [0] },
+      ],
+    };
+    const gap = { ...walked([['a', 1]], [['c', 5]]), complete: true };
+    assert.deepEqual(orderedWalkViolation(gap, 'amount', reference, all, 'SRT-AMOUNT', 'x', [short])?.derivedFrom, [
+      {
+        rule: 'PAG-SIZE',
+        why: 'the expectation was computed from merchant m1 (Authorization: Bearer $API_TEST_KEY) read at limit 2, whose page at offset 0 holds 1 record where … call for 2 records',
+      },
+    ]);
+    const prefix = { ...walked([['a', 1]], [['c', 5]]), complete: false };
+    assert.equal(
+      orderedWalkViolation(prefix, 'amount', short, all, 'SRT-AMOUNT', 'x')?.derivedFrom?.[0]?.rule,
+      'PAG-SIZE',
+    );
+    const unsorted = { ...walked([['b', 5]], [['a', 1]]), complete: true };
+    const v = orderedWalkViolation(unsorted, 'amount', short, all, 'SRT-AMOUNT', 'x', [short]);
+    assert.match(v?.expected ?? '', /ascending/);
+    assert.equal(v?.derivedFrom, undefined);
   });
   test('a gap fails only when the walk reached the end', () => {
     const w = walked([

@@ -12,6 +12,7 @@ import {
 import { asKey } from '../../core/model/credentials.ts';
 import { identity } from '../../core/model/listing.ts';
 import type { Page, ResultSet } from '../../core/model/result-set.ts';
+import { flawsOf } from '../../core/run/set-flaws.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (i: number) => ({ id: `p${i}`, status: 'COMPLETED', amount: i });
@@ -28,7 +29,7 @@ function resultSet(data: unknown[], total = data.length, { limit = 100, capped =
   for (let offset = 0; offset === 0 || offset < data.length; offset += limit) {
     pages.push({ offset, exchange: page(data.slice(offset, offset + limit), offset, limit, total) });
   }
-  return { listing: LISTING, limit, records: data, total, pages, complete: !capped };
+  return { listing: LISTING, limit, records: data, total, pages, complete: !capped, flaws: flawsOf(pages, limit, 10) };
 }
 
 /** A walk over `data` at limit L: `pageOf(offset)` gives each page's records (defaults to the right slice). */
@@ -99,16 +100,18 @@ describe('enumerationViolation (PAG-PARTITION)', () => {
   test('a record repeated at a page boundary (offset one low) fails, naming both pages', () => {
     const data = records(250);
     const low = [...data.slice(0, 100), ...data.slice(99, 199), ...data.slice(199)];
+    const pages = [0, 100, 200].map((offset) => ({
+      offset,
+      exchange: page(low.slice(offset, offset + 100), offset, 100, 250),
+    }));
     const set: ResultSet = {
       listing: LISTING,
       limit: 100,
       records: low,
       total: 250,
       complete: true,
-      pages: [0, 100, 200].map((offset) => ({
-        offset,
-        exchange: page(low.slice(offset, offset + 100), offset, 100, 250),
-      })),
+      pages,
+      flaws: flawsOf(pages, 100, 10),
     };
     const v = enumerationViolation(set, identity(data), 'the listing');
     assert.equal(v?.rule, 'PAG-PARTITION');

@@ -75,11 +75,18 @@ describe('merge', () => {
     try {
       assert.equal(await main([join(dir, 'in'), '--reports', join(dir, 'out')]), 2, 'shard 2 is missing');
       assert.match(printed.join('\n'), /shard 2 of 2 is missing; nothing was merged/);
-      write('shard-2-of-2', shard(2, 2, [failed('PAG-TOTAL a')]));
+      write('shard-2-of-2', shard(2, 2, [failed('PAG-TOTAL a', 'total 7', { requestLines: [3, 5] })]));
       assert.equal(await main([join(dir, 'in'), '--reports', join(dir, 'out')]), 1);
       const out = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
       assert.equal(out.checks.length, 2);
       assert.equal(out.outcome.result, 'nonconformant');
+      // A merged finding names the request log its lines are in: its shard's, not one the merged folder lacks.
+      const total = out.checks.find((c: { rule: string }) => c.rule === 'PAG-TOTAL');
+      assert.equal(total.requestLog, '../in/shard-2-of-2/requests.ndjson');
+      assert.match(
+        readFileSync(join(dir, 'out', 'conformance.md'), 'utf8'),
+        /new failure: PAG-TOTAL a — its requests: \.\.\/in\/shard-2-of-2\/requests\.ndjson lines 3–5/,
+      );
       assert.equal(await main([]), 2, 'nothing named');
       assert.equal(await main([join(dir, 'nope')]), 2, 'a folder that does not exist');
     } finally {

@@ -228,6 +228,49 @@ describe('decide: what the preflight concludes from what it saw', () => {
     assert.equal(oneKey.verdict, 'go');
   });
 
+  test("a 403 to a key that lacks the permission is no evidence: the other keys' 404 decides (exit 2)", () => {
+    // An API that checks the permission before it looks the merchant up answers the restricted key 403 on any
+    // merchant, known or not.
+    const permissionFirst = decide(
+      facts([
+        status('none', json(401)),
+        status('test', json(200)),
+        list('test', 'SANDBOX_MERCHANT_ID', json(404)),
+        status('restricted', json(200)),
+        list('restricted', 'SANDBOX_MERCHANT_ID', json(403)),
+      ]),
+    );
+    assert.deepEqual(permissionFirst, {
+      verdict: 'configuration',
+      problems: [
+        "SANDBOX_MERCHANT_ID=msb_1 is not found: API_TEST_KEY, accepted by /merchant/status, gets 404 on its listing. Set SANDBOX_MERCHANT_ID to a merchant of that key's account.",
+      ],
+      notes: [],
+    });
+    // Every key that may list it answered 403: nothing says the merchant is missing, the rules judge.
+    const onlyForbidden = decide(
+      facts([
+        status('none', json(401)),
+        status('test', json(200)),
+        list('test', 'SANDBOX_MERCHANT_ID', json(403)),
+        status('restricted', json(200)),
+        list('restricted', 'SANDBOX_MERCHANT_ID', json(403)),
+      ]),
+    );
+    assert.equal(onlyForbidden.verdict, 'go');
+    // A key that finds it still outweighs the others' 404.
+    const foundByOne = decide(
+      facts([
+        status('none', json(401)),
+        status('test', json(200)),
+        list('test', 'SANDBOX_MERCHANT_ID', json(200)),
+        status('restricted', json(200)),
+        list('restricted', 'SANDBOX_MERCHANT_ID', json(404)),
+      ]),
+    );
+    assert.equal(foundByOne.verdict, 'go');
+  });
+
   test('notes that do not stop the run: a byte order mark, compressed answers', () => {
     const bom: Seen = { ...json(200), body: 'json-bom', encoding: 'gzip' };
     const d = decide(

@@ -160,6 +160,21 @@ describe('forAll: a failing property', () => {
     );
     assert.equal(seen[0], 777);
     assert.match(error.message, /\): n=777\n/);
+    assert.equal(error.drawn, false, 'an example is a case every run tries');
+  });
+
+  test('a failure on a case drawn from the seed says so; the check is marked as drawing from the seed', async () => {
+    const { error } = await failing(
+      target({ fcSeed: 42 }),
+      fc.integer({ min: 0, max: 1000 }),
+      async (n) => (n >= 50 ? sizeViolation(n) : undefined),
+      describeN,
+      [1, 2],
+    );
+    assert.equal(error.drawn, true);
+    const ctx: { target: Target; title: string; seeded?: boolean } = ctxOf();
+    await forAll(ctx, fc.constant(1), async () => undefined, { describe: describeN });
+    assert.equal(ctx.seeded, true);
   });
 
   test('without FC_SEED a random seed is used and printed in both lines', async () => {

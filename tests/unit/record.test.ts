@@ -46,6 +46,24 @@ describe('recordOf', () => {
     assert.equal(recordOf(ctx('ADV-SCHEME'), threw(new RuleViolation(adv)), 1).verdict, 'advisory');
   });
 
+  test('what the evidence may follow from, and whether the cases were drawn from the seed, go into the record', () => {
+    const v = {
+      rule: 'PAG-SIZE' as const,
+      expected: '7 records',
+      received: '6 records',
+      derivedFrom: [{ rule: 'PAG-ECHO' as const, why: `echoed offset 0 to ${KEY}` }],
+    };
+    const drawn = new RuleViolation(v).withCounterexample('(seed 1): offset=3', 'FC_SEED=1 …', true);
+    const r = recordOf({ ...ctx(), seeded: true }, threw(drawn), 2);
+    assert.deepEqual(
+      [r.derivedFrom, r.seeded, r.drawnCase],
+      [[{ rule: 'PAG-ECHO', why: 'echoed offset 0 to [REDACTED]' }], true, true],
+    );
+    const plain = recordOf(ctx(), threw(new RuleViolation({ ...v, derivedFrom: undefined })), 2);
+    assert.deepEqual([plain.derivedFrom, plain.seeded, plain.drawnCase], [undefined, undefined, undefined]);
+    assert.equal(recordOf({ ...ctx(), seeded: true }, { threw: false }, 1).seeded, true);
+  });
+
   test("another rule's violation is a bug of the suite: inconclusive, cause crash, naming both rules", () => {
     const v = { rule: 'PAG-TOTAL' as const, expected: 'x', received: 'y' };
     for (const error of [new RuleViolation(v), new WrongRule('PAG-SIZE', 'PAG-TOTAL')]) {

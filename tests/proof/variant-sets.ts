@@ -1,0 +1,27 @@
+/**
+ * The named combinations of legal variants the proof runs on every run (tests/proof/playwright.config.ts): combinations
+ * a real API would make together, and the defaults. Each value of each axis alone is not run: the
+ * legal space's covering draw gives every value in some combination on every run.
+ */
+export const VARIANT_SETS: Record<string, string[]> = {
+  default: [],
+  strict: [
+    'over-limit=reject',
+    'invalid=422',
+    'unknown-status=reject',
+    'unknown-sort=reject',
+    'unknown-merchant=403',
+    'method=404',
+    'documented-headers=enforced',
+  ],
+  lenient: [
+    'invalid=coerce',
+    'unknown-sort=ignore',
+    'amount=string',
+    'extras=on',
+    'ties=reverse',
+    'unsorted=newest',
+    'merchant-lookup=collation',
+  ],
+  'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
+};
