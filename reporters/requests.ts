@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoggedRequest } from '../core/client/request-log.ts';
-import { redact } from '../core/model/secrets.ts';
+import { redactAssembled } from '../core/model/secrets.ts';
 
 export const REQUESTS_FILE = 'requests.ndjson';
 export const HAR_FILE = 'requests.har';
@@ -168,9 +168,10 @@ export function writeRequestLog(
   version: string,
 ): { lines: Map<string, [number, number]>; count: number; methods: string[] } {
   const { entries, lines } = orderRequests(readRequestLog(logDir));
-  writeFileSync(join(outputDir, REQUESTS_FILE), redact(entries.map((e) => `${JSON.stringify(e)}\n`).join('')));
+  // Each entry was redacted field by field when it was logged (core/client/request-log.ts): a cheap last pass here.
+  writeFileSync(join(outputDir, REQUESTS_FILE), redactAssembled(entries.map((e) => `${JSON.stringify(e)}\n`).join('')));
   const har = toHar(entries, version);
-  writeFileSync(join(outputDir, HAR_FILE), redact(`${JSON.stringify(har, null, 1)}\n`));
+  writeFileSync(join(outputDir, HAR_FILE), redactAssembled(`${JSON.stringify(har, null, 1)}\n`));
   rmSync(logDir, { recursive: true, force: true });
   // The methods the run sent, from the log itself: the proof that it stayed read-only (GET, HEAD, OPTIONS).
   const methods = [...new Set(entries.map((e) => e.method))].sort();

@@ -32,29 +32,59 @@ function everyListing(ctx: CheckContext): Listing[] {
 const asked = new WeakMap<object, Promise<string>>();
 
 /**
- * Reads every listing, then asks every status seen anywhere of every listing (first page, limit 100), once per
- * worker: what the watcher learns from, and queries no other check asks of those keys. Returns what it did, in words.
+ * Learns what the watcher needs that the watched checks did not already read, once per worker: every listing the
+ * configuration can read (those the checks read are not read again), then every status seen on any of them asked of
+ * every listing (first page, limit 100) where no check asked it already: queries no other check asks of those keys.
+ * Returns what it did, in words.
  */
 function askEverywhere(ctx: CheckContext): Promise<string> {
   let done = asked.get(ctx.api);
   if (!done) {
     done = (async () => {
-      const listings: Listing[] = [];
+      const seen = answersOfTheRun().filter((a) => a.learned || a.scope.endpoint === 'list');
       const statuses = new Set<string>();
+      const read = new Set<string>();
+      const askedBefore = new Set<string>();
+      // A listing as the watcher names it: the merchant's role and the key (presenter) that lists it.
+      const holder = (id: string) => Object.entries(ctx.target.merchants).find(([, m]) => m === id)?.[0];
+      const keyOf = (l: Listing) => `${holder(l.merchant)}|${l.auth.kind === 'key' ? l.auth.slot : ''}`;
+      for (const a of seen) {
+        for (const r of a.learned?.records ?? []) {
+          const s = (r as { status?: unknown } | null)?.status;
+          if (typeof s === 'string') statuses.add(s);
+        }
+        if (!a.learned && a.status !== 200) continue;
+        const status = a.query.find(([k]) => k === 'filter[status]')?.[1];
+        const key = `${a.scope.merchant}|${a.scope.presenter}`;
+        if (a.learned) read.add(key);
+        if (status !== undefined) askedBefore.add(`${key}|${status}`);
+      }
+      const listings: Listing[] = [];
+      let reads = 0;
       for (const l of everyListing(ctx)) {
+        const key = keyOf(l);
         try {
-          const set = await enumerate(ctx, l);
-          for (const [s] of statusCounts(set.records)) statuses.add(s);
+          if (!read.has(key) || statuses.size === 0) {
+            const set = await enumerate(ctx, l);
+            for (const [s] of statusCounts(set.records)) statuses.add(s);
+            reads += 1;
+          }
           listings.push(l);
         } catch (error) {
           // An unreadable listing is its own rule's failure (MODE-*); here it is simply not asked.
           if (!(error instanceof Unusable)) throw error;
         }
       }
+      let questions = 0;
       for (const l of listings) {
-        for (const status of statuses) await fetchPage(ctx.api, withSelection(l, { status }), { limit: MAX_LIMIT });
+        const key = keyOf(l);
+        for (const status of statuses) {
+          if (askedBefore.has(`${key}|${status}`)) continue;
+          await fetchPage(ctx.api, withSelection(l, { status }), { limit: MAX_LIMIT });
+          questions += 1;
+        }
       }
-      return `${statuses.size} status(es) seen on ${listings.length} listing(s), each asked of every listing`;
+      return `${statuses.size} status(es) seen on ${listings.length} listing(s), each asked of every listing (${questions} asked here, ${reads} listing(s) read here)`;
     })();
     asked.set(ctx.api, done);
     done.catch(() => asked.delete(ctx.api));

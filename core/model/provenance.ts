@@ -43,6 +43,8 @@ export interface WatchedAnswer {
   status: number;
   /** The request in words: method, path and query, credential (no key). */
   request: string;
+  /** Its query parameters, as sent (name, value). */
+  query: Array<[string, string]>;
   /** A curl line that reproduces it (the key as its variable). */
   curl: string;
   scope: Scope;

@@ -141,6 +141,7 @@ export class AnswerWatch {
       check,
       status: e.status,
       request: redact(`${e.method} ${e.path}${query} (${authLabel(e.auth)})`),
+      query: e.query.map(([k, v]) => [k, v]),
       curl: redact(e.curl),
       scope,
     };

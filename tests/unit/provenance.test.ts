@@ -47,6 +47,7 @@ function answer(over: Partial<WatchedAnswer>): WatchedAnswer {
     check: null,
     status: 200,
     request: 'GET /payments/n1/merchant/msb_1/payments (Authorization: Bearer $API_TEST_KEY)',
+    query: [],
     curl: 'curl x',
     scope: scope({}),
     ...over,
