@@ -340,7 +340,7 @@ const CASES: Case[] = [
   ),
 ];
 
-/** The fault case: exit 1, and its replay line carries --env-file and --reports as given. */
+/** The fault case: exit 1, and its replay line carries --env-file as given and a --reports folder beside the run's. */
 const FAULT_CASE: Case = {
   scenario: 'mock with a fault (page-size-one-short), --env-file and --reports',
   exit: 1,
@@ -368,9 +368,9 @@ const FAULT_CASE: Case = {
           checks: Array<{ rule: string; replay?: string }>;
         };
         const replay = matrix.checks.find((c) => c.rule === 'PAG-SIZE' && c.replay)?.replay ?? '';
-        return replay.includes(`--env-file ${file} --reports ${reports}`)
+        return replay.includes(`--env-file ${file} --reports ${reports}-replay-`)
           ? []
-          : [`the replay line does not carry --env-file and --reports: ${replay || '(none)'}`];
+          : [`the replay line does not carry --env-file and a --reports folder of its own: ${replay || '(none)'}`];
       },
     };
   },
