@@ -417,7 +417,8 @@ async function runCase(c: Case): Promise<HostileResult> {
   const output = `${run.stdout}\n${run.stderr}`;
   writeFileSync(`${dir}/console.txt`, output);
   const keys = [...Object.values(CANARY_KEYS), ...Object.values(target.env).filter((v) => v?.startsWith('sk_'))];
-  const scan = scanPaths([dir, ...(target.args ? ['reports/hostile/fault-given'] : [])], keys as string[]);
+  // The fault case's reports are in the folder it gave (--reports); no other case may scan it while that case writes it.
+  const scan = scanPaths([dir, ...(c === FAULT_CASE ? ['reports/hostile/fault-given'] : [])], keys as string[]);
   const problems: string[] = [];
   if (run.status !== c.exit)
     problems.push(`exit ${run.status}, expected ${c.exit}: ${output.trim().split('\n').slice(-3).join(' | ')}`);
