@@ -4,21 +4,22 @@
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
 import { randomInt } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { resetLedger } from './core/client/ledger.ts';
 import { WATCH_VAR } from './core/model/provenance.ts';
-import { describeInputs, describeTarget, TARGET_VAR, targetInfo } from './core/model/run-context.ts';
+import { describeInputs, describeTarget, TARGET_VAR, type TargetInfo, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
-import { ConfigError, loadEnvFiles, resolveTarget, unknownVariables } from './core/run/config.ts';
+import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
-import { heldMessage, lockReports } from './core/run/reports-lock.ts';
+import { heldByThisProcess, heldMessage, lockReports } from './core/run/reports-lock.ts';
 import { suiteVersion } from './core/run/suite.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
 import { BaselineError, readBaseline } from './reporters/baseline.ts';
-import { writeConfigErrorMatrix } from './reporters/rule-matrix.ts';
+import { clearRun, RUN_OUTPUTS, writeSetUpReports } from './reporters/reports.ts';
+import { shardFolder } from './reporters/rule-matrix.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
 // folder is no place for reports). CONFORMANCE_REPORTS_DIR (`--reports`) moves it.
@@ -30,14 +31,33 @@ const own = (path: string) =>
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 /** The spec judged last, over every answer of the run. */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
+// `-- --list` runs nothing: it must not clear what the last run left (reporters/rule-matrix.ts writes nothing either).
+const listOnly = process.argv.includes('--list');
+// A shard (`--shard=2/3` or `--shard 2/3`) writes its rule matrix into its own folder (reporters/rule-matrix.ts).
+const shardArg = process.argv.find((a, i) => a.startsWith('--shard=') || process.argv[i - 1] === '--shard');
+const shard = /^(?:--shard=)?(\d+)\/(\d+)$/.exec(shardArg ?? '');
+const shardDir = shard ? shardFolder({ current: Number(shard[1]), total: Number(shard[2]) }) : undefined;
+const MATRIX_DIR = shardDir ? resolve(REPORTS, shardDir) : REPORTS;
 
-// One run per reports folder: a second one at the same time would clean and overwrite what the first is writing.
+// One run per reports folder: a second one at the same time would clean and overwrite what the first is writing. The
+// run that takes the folder clears what an earlier run left there first, so that the folder never holds two runs
+// (reporters/reports.ts); Playwright loads this file again in the same process, which must not clear it twice.
 if (isMainProcess) {
+  const first = !heldByThisProcess(REPORTS);
   const holder = lockReports(REPORTS);
   if (holder) {
     console.error(heldMessage(REPORTS, holder));
     process.exit(2);
   }
+  if (first && !listOnly) clearRun(REPORTS, shardDir);
+}
+
+/** A run refused at its set-up writes the whole set of reports too, then stops: bad configuration, exit 2. */
+function refuse(problems: string[], target?: TargetInfo): never {
+  if (!listOnly) {
+    writeSetUpReports(MATRIX_DIR, problems, { target, durationSeconds: Number(process.uptime().toFixed(2)) });
+  }
+  process.exit(2);
 }
 
 function validatedTarget(): Target {
@@ -60,8 +80,7 @@ function validatedTarget(): Target {
     warn(error.problems);
     console.error(error.message);
     // The outcome (bad configuration, exit 2) is in the rule matrix like every other outcome.
-    writeConfigErrorMatrix(REPORTS, error.problems);
-    process.exit(2);
+    return refuse(error.problems, error.target);
   }
 }
 
@@ -74,30 +93,23 @@ if (baselineFile) {
   } catch (error) {
     if (!(error instanceof BaselineError)) throw error;
     console.error(error.message);
-    writeConfigErrorMatrix(REPORTS, [error.message]);
-    process.exit(2);
+    refuse([error.message], refusedTarget(target));
   }
 }
-// `-- --list` runs nothing: it must not clear what the last run left (reporters/rule-matrix.ts writes nothing either).
-const listOnly = process.argv.includes('--list');
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 // The target as every report names it (global setup fills in the bundled mock's address once it listens).
 const info = targetInfo(target, suiteVersion());
 if (isMainProcess && !listOnly) {
-  // Allure results accumulate between runs unless cleaned.
-  rmSync(`${REPORTS}/allure-results`, { recursive: true, force: true });
   // One request ledger for the whole run (every worker, every restart): the budget and the count.
-  process.env.CONFORMANCE_LEDGER = resolve(REPORTS, '.requests');
+  process.env.CONFORMANCE_LEDGER = resolve(REPORTS, RUN_OUTPUTS.ledger);
   resetLedger(process.env.CONFORMANCE_LEDGER);
   // Every request of the run, logged by each process into its own file here (core/client/request-log.ts); the rule
   // matrix assembles them into requests.ndjson and requests.har at the end.
-  process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, '.request-log');
-  rmSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true, force: true });
+  process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, RUN_OUTPUTS.requestLog);
   mkdirSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true });
   // Every answer of the run, kept by each process for the checks that judge them all (core/run/watch.ts).
-  process.env[WATCH_VAR] = resolve(REPORTS, '.watch');
-  rmSync(process.env[WATCH_VAR], { recursive: true, force: true });
+  process.env[WATCH_VAR] = resolve(REPORTS, RUN_OUTPUTS.watch);
   mkdirSync(process.env[WATCH_VAR], { recursive: true });
   // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
   // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
@@ -138,16 +150,23 @@ export default defineConfig<object, { watchOf: string | undefined }>({
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
     // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
     [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
-    ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
-    ['json', { outputFile: `${REPORTS}/results.json` }],
+    ['html', { outputFolder: resolve(REPORTS, RUN_OUTPUTS.html), open: 'never' }],
+    ['json', { outputFile: resolve(REPORTS, RUN_OUTPUTS.results) }],
     [
       'allure-playwright',
-      { resultsDir: `${REPORTS}/allure-results`, detail: false, suiteTitle: false, environmentInfo: facts },
+      {
+        resultsDir: resolve(REPORTS, RUN_OUTPUTS.allureResults),
+        detail: false,
+        suiteTitle: false,
+        environmentInfo: facts,
+      },
     ],
     // Sharded CI runs (see .github/workflows) keep a blob report per shard for merge-reports.
-    ...(process.env.CONFORMANCE_BLOB === '1' ? [['blob', { outputDir: `${REPORTS}/blob` }] as const] : []),
+    ...(process.env.CONFORMANCE_BLOB === '1'
+      ? [['blob', { outputDir: resolve(REPORTS, RUN_OUTPUTS.blob) }] as const]
+      : []),
   ],
-  outputDir: `${REPORTS}/test-results`,
+  outputDir: resolve(REPORTS, RUN_OUTPUTS.testResults),
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   globalSetup: own('./fixtures/global-setup.ts'),

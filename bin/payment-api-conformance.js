@@ -1,10 +1,19 @@
-#!/usr/bin/env node
+#!/bin/sh
+//usr/bin/env true; n=0; for a do export "PAYMENT_API_CONFORMANCE_ARG_$n=$a"; n=$((n + 1)); done; PAYMENT_API_CONFORMANCE_ARGC=$n exec node "$0"
 /**
  * payment-api-conformance: the conformance suite as one command, for CI. It runs the Playwright suite of this
  * package (compiled in dist/ when installed, the TypeScript sources in a clone) against the bundled mock or the
  * target in the environment, then exits with the outcome the rule matrix decided (reports/conformance.json):
  * 0 conformant, 1 nonconformant, 2 bad configuration, 3 inconclusive. Plain JavaScript: it needs no build.
  * It never reads or prints a key; the suite validates the config and redacts keys everywhere it writes.
+ *
+ * Started as a command (its first two lines), a POSIX shell hands the arguments to Node in the environment, never on
+ * Node's command line: Node 20.6 and later read a `--env-file FILE` anywhere on their own command line, even after the
+ * script's name, and stop with exit 9 when FILE is missing, before any JavaScript runs (nodejs/node#54232; a `--`
+ * before the script stops that only from Node 20.19 and 22.7 on). Through the shell, `--env-file` is the suite's own
+ * on every Node version, and on every system with a /bin/sh (`env -S node --` would need a GNU or BSD env: not
+ * Alpine's). Run as `node bin/payment-api-conformance.js …` the file is JavaScript from the start: the second line is a
+ * comment (to the shell, `//usr/bin/env true` does nothing), and the arguments are on Node's command line as usual.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -12,9 +21,21 @@ import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { help, version } from './help.js';
+
+/** The arguments, from the environment when the shell lines started Node (removed there: no child inherits them). */
+function commandArguments() {
+  const count = process.env.PAYMENT_API_CONFORMANCE_ARGC;
+  delete process.env.PAYMENT_API_CONFORMANCE_ARGC;
+  const args = [];
+  for (let i = 0; count !== undefined && i < Number(count); i++) {
+    args.push(process.env[`PAYMENT_API_CONFORMANCE_ARG_${i}`] ?? '');
+    delete process.env[`PAYMENT_API_CONFORMANCE_ARG_${i}`];
+  }
+  return count === undefined ? process.argv.slice(2) : args;
+}
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
-const readJson = (path) => JSON.parse(readFileSync(resolve(PACKAGE, path), 'utf8'));
 const NAME = 'payment-api-conformance';
 const EXIT = { conformant: 0, nonconformant: 1, badConfiguration: 2, inconclusive: 3 };
 
@@ -29,76 +50,6 @@ const OPTIONS = {
   'write-baseline': { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
-
-function help() {
-  const variables = readJson('core/run/variables.json');
-  const width = Math.max(...variables.map((v) => v.name.length));
-  const groups = {
-    target: 'The target (else the bundled mock)',
-    run: 'The run',
-    politeness: 'Politeness (the whole run, every worker)',
-    replay: 'Replay',
-    network: 'Network',
-  };
-  const lines = [
-    `Usage: ${NAME} [options] [-- <playwright test options>]`,
-    `       ${NAME} <command> [arguments]`,
-    '',
-    'Checks an HTTP API (or a mock of it) against the payment API spec, rule by rule, with GET requests only.',
-    'With no API_BASE_URL it starts the bundled mock and checks that. Reads .env (or .env.<profile>) from the',
-    'current directory; the environment wins over the files.',
-    '',
-    'Options:',
-    '  -h, --help           this text',
-    '  -v, --version        the version of the suite, Playwright and Node',
-    '  -g, --grep REGEX     only the checks whose title matches, e.g. AUTH- or PAG-TOTAL (CONFORMANCE_GREP)',
-    '      --reports DIR    write every report under DIR (CONFORMANCE_REPORTS_DIR; default ./reports)',
-    '      --env-file FILE  read FILE instead of .env (CONFORMANCE_ENV_FILE); parsed by the suite, never by Node',
-    '      --profile NAME   read .env.NAME too: sandbox, live (cutover checklist), mock (CONFORMANCE_PROFILE)',
-    '      --baseline FILE  known deviations: the failures FILE lists (until their date) do not fail the run; new',
-    '                       ones do, an expired entry does, a fixed one is named (CONFORMANCE_BASELINE)',
-    '      --write-baseline FILE',
-    "                       write FILE from this run's failures, to edit (CONFORMANCE_WRITE_BASELINE)",
-    '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
-    '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
-    '',
-    'Commands:',
-    ...Object.entries(COMMANDS).map(([name, about]) => `  ${name.padEnd(19)}${about}`),
-    '',
-    'Environment variables (default in brackets):',
-  ];
-  for (const [group, title] of Object.entries(groups)) {
-    lines.push(`  ${title}:`);
-    for (const v of variables.filter((x) => x.group === group)) {
-      lines.push(`    ${v.name.padEnd(width)}  ${v.about} [${v.default}]`);
-    }
-  }
-  lines.push(
-    '',
-    'Exit codes (also in reports/conformance.json, "outcome"):',
-    '  0  conformant: every MUST check that ran passed',
-    '  1  nonconformant: a MUST rule failed (an advisory one too with CONFORMANCE_STRICT=1)',
-    '  2  bad configuration: nothing was sent (a missing or malformed variable, an unknown option)',
-    '  3  inconclusive: the target was unreachable or stopped answering, the request budget ran out before',
-    '     every MUST check ran, or the data changed under a check; the run could not judge',
-    '',
-    'Reports: DIR/conformance.md, conformance.json and conformance.html (the rule matrix; the page opens from disk),',
-    'junit.xml (one test case per check), requests.ndjson and requests.har (every request of the run), html/,',
-    'results.json, allure-results/ (`report` builds the Allure report). No key is ever printed or written.',
-    '',
-    'Examples:',
-    `  npx ${NAME}                                   # the bundled mock`,
-    `  API_BASE_URL=https://sandbox.example npx ${NAME} --env-file ci.env --reports out`,
-    `  npx ${NAME} --profile sandbox --grep 'AUTH-|MODE-'`,
-  );
-  return lines.join('\n');
-}
-
-function version() {
-  const own = readJson('package.json').version;
-  const playwright = createRequire(import.meta.url)('@playwright/test/package.json').version;
-  return `${NAME} ${own} (Playwright ${playwright}, Node ${process.version})`;
-}
 
 /** The Playwright config to run: the sources in a clone (Playwright compiles them), else the compiled package. */
 function suiteConfig() {
@@ -150,9 +101,9 @@ function commandForm() {
 /** A word as a POSIX shell reads it back. */
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
-/** The options of this run a replay must carry (where the target and the reports are), in the form they were given. */
+/** The options of this run a replay must carry (where the target is), in the form they were given. */
 function replayFlags(tokens) {
-  const kept = ['env-file', 'profile', 'reports'];
+  const kept = ['env-file', 'profile'];
   return tokens
     .filter((t) => t.kind === 'option' && kept.includes(t.name) && t.value !== undefined)
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
@@ -177,24 +128,50 @@ function holderOf(dir) {
 const heldBy = (dir, holder) =>
   `another run (pid ${holder.pid}, started ${holder.started}) is writing its reports to ${dir}: wait for it to end, or give this run its own folder with --reports DIR (CONFORMANCE_REPORTS_DIR)`;
 
+let tsxRegistered = false;
+
+/**
+ * A module of the suite by its source path (`commands/merge`): in a clone the TypeScript source, through tsx (a
+ * devDependency of the clone); in the installed package its compiled form in dist/.
+ */
+async function suiteModule(path) {
+  const source = resolve(PACKAGE, `${path}.ts`);
+  if (existsSync(source)) {
+    if (!tsxRegistered) (await import('tsx/esm/api')).register();
+    tsxRegistered = true;
+    return import(pathToFileURL(source).href);
+  }
+  const compiled = resolve(PACKAGE, 'dist', `${path}.js`);
+  if (!existsSync(compiled)) fail(EXIT.inconclusive, `this installation has no compiled ${path} (${compiled})`);
+  return import(pathToFileURL(compiled).href);
+}
+
 async function runCommand(name, args) {
   process.env.CONFORMANCE_COMMAND = commandForm();
-  const source = resolve(PACKAGE, 'commands', `${name}.ts`);
-  let module;
-  if (existsSync(source)) {
-    const { register } = await import('tsx/esm/api');
-    register();
-    module = await import(pathToFileURL(source).href);
-  } else {
-    const compiled = resolve(PACKAGE, 'dist', 'commands', `${name}.js`);
-    if (!existsSync(compiled))
-      fail(EXIT.inconclusive, `this installation has no compiled ${name} command (${compiled})`);
-    module = await import(pathToFileURL(compiled).href);
-  }
+  const module = await suiteModule(`commands/${name}`);
   process.exit(await module.main(args));
 }
 
-const argv = process.argv.slice(2);
+/** `did you mean …?` for a near miss of one of `known`, else nothing (core/model/near-miss.ts). */
+async function hint(word, known) {
+  const { closest } = await suiteModule('core/model/near-miss');
+  const meant = closest(word, known);
+  return meant ? `: did you mean ${meant}?` : '';
+}
+
+/**
+ * Refuses the run for its options, before Playwright starts: bad configuration (exit 2). Like a run its configuration
+ * refused, it writes the whole set of reports in place of an earlier run's (commands/set-up.ts), unless another run
+ * holds the folder.
+ */
+async function refuseOptions(problem, reportsOption) {
+  const dir = resolve(reportsOption?.trim() || process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
+  const { refuseRun } = await suiteModule('commands/set-up');
+  const holder = refuseRun(dir, [problem]);
+  fail(EXIT.badConfiguration, `${problem}\nRun ${NAME} --help for the options.${holder ? '' : ` Reports: ${dir}`}`);
+}
+
+const argv = commandArguments();
 if (argv[0] && Object.hasOwn(COMMANDS, argv[0])) await runCommand(argv[0], argv.slice(1));
 const dashes = argv.indexOf('--');
 const own = dashes === -1 ? argv : argv.slice(0, dashes);
@@ -210,10 +187,22 @@ try {
     tokens: true,
   }));
 } catch (error) {
-  fail(EXIT.badConfiguration, `${error.message}\nRun ${NAME} --help for the options.`);
+  // A word that is no option: a command mistyped (`merg`), never a run; nothing is written.
+  const positional = /^Unexpected argument '(.*)'/.exec(error.message)?.[1];
+  if (positional !== undefined) {
+    const meant = await hint(positional, Object.keys(COMMANDS));
+    fail(EXIT.badConfiguration, `unexpected argument ${positional}${meant}\nRun ${NAME} --help for the commands.`);
+  }
+  const unknown = /^Unknown option '(.*?)'/.exec(error.message)?.[1];
+  const names = Object.entries(OPTIONS).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+  const problem = unknown
+    ? `unknown option ${unknown}${await hint(unknown.split('=')[0], names)}`
+    : error.message.replace(/^Option '(.*?)(?: <value>)?' argument missing$/, '$1 needs a value');
+  const lenient = parseArgs({ args: own, options: OPTIONS, strict: false, allowPositionals: true }).values;
+  await refuseOptions(problem, typeof lenient.reports === 'string' ? lenient.reports : undefined);
 }
 if (values.help) {
-  console.log(help());
+  console.log(help(COMMANDS));
   process.exit(0);
 }
 if (values.version) {
@@ -223,10 +212,10 @@ if (values.version) {
 if (values['list-rules']) await runCommand('rules', []);
 
 const env = { ...process.env };
+const empty = Object.keys(OPTIONS).find((o) => typeof values[o] === 'string' && values[o].trim() === '');
+if (empty) await refuseOptions(`--${empty} needs a value`, values.reports);
 const setFrom = (option, variable, value = values[option]) => {
-  if (value === undefined) return;
-  if (value.trim() === '') fail(EXIT.badConfiguration, `--${option} needs a value`);
-  env[variable] = value;
+  if (value !== undefined) env[variable] = value;
 };
 setFrom('grep', 'CONFORMANCE_GREP');
 setFrom('env-file', 'CONFORMANCE_ENV_FILE', values['env-file'] && resolve(values['env-file']));
@@ -236,7 +225,8 @@ setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.ba
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
-// How to run it again: replay lines name the command and the options that say where the target and reports are.
+// How to run it again: replay lines name the command and the options that say where the target is (each replay
+// writes its reports to a folder of its own beside this run's: core/run/property.ts).
 env.CONFORMANCE_COMMAND = commandForm();
 env.CONFORMANCE_INVOCATION = [env.CONFORMANCE_COMMAND, ...replayFlags(tokens)].join(' ');
 // One run per reports folder: another one writing there now is named, and nothing of its is touched.
@@ -265,7 +255,23 @@ const matrix = resolve(reports, ...(shard ? [`shard-${shard.current}-of-${shard.
 rmSync(matrix, { force: true });
 
 const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// A stop (Ctrl-C, or what a CI system sends a cancelled job): Playwright stops on SIGINT alone, gracefully — the checks
+// that ended keep their verdicts, the others are "not run (interrupted)", and every report is written. A second
+// signal stops it at once.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (stopping) {
+      child.kill('SIGKILL');
+      fail(EXIT.inconclusive, `${signal} again: stopped at once; the reports in ${reports} may be incomplete (exit 3)`);
+    }
+    stopping = true;
+    console.error(
+      `${NAME}: ${signal}: stopping; the checks already judged keep their verdicts and every report is written (${signal} again stops at once)`,
+    );
+    child.kill('SIGINT');
+  });
+}
 child.on('error', (error) => fail(EXIT.inconclusive, `could not start Playwright: ${error.message}`));
 child.on('exit', (code, signal) => {
   let outcome;

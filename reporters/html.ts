@@ -5,9 +5,19 @@
  * of a run is reports/conformance.html (`conformanceHtml`); the fidelity diff of several targets uses the same look
  * (scripts/fidelity/html.ts). Every text is escaped and redacted.
  */
+
+import { describeInputs, describeTarget } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import { baselineLines, headline, methodsOf, requestLinesOf, requestLogOf, type Summary } from './summary.ts';
+import {
+  baselineLines,
+  headline,
+  methodsOf,
+  NO_TARGET,
+  requestLinesOf,
+  requestLogOf,
+  type Summary,
+} from './summary.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -26,6 +36,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans
 header.outcome { padding: 18px 24px; color: #fff; }
 header.outcome h1 { margin: 0; font-size: 26px; }
 header.outcome p { margin: 6px 0 0; font-size: 14px; opacity: 0.95; }
+header.outcome p.target { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
 header.conformant { background: #1b7f2a; } header.nonconformant { background: #c62828; }
 header.inconclusive { background: #b26a00; } header.bad-configuration { background: #555; } header.neutral { background: #2f4f6f; }
 main { padding: 12px 24px 40px; }
@@ -54,8 +65,15 @@ pre { white-space: pre-wrap; word-break: break-all; background: #f6f6f6; padding
 :target { outline: 3px solid #1565c0; }
 `;
 
-/** A whole page: the outcome class colours the headline band. */
-export function page(opts: { title: string; outcome: string; headline: string; sub?: string; body: string }): string {
+/** A whole page: the outcome class colours the headline band; `target` (what was checked) is the band's last line. */
+export function page(opts: {
+  title: string;
+  outcome: string;
+  headline: string;
+  sub?: string;
+  target?: string;
+  body: string;
+}): string {
   return redact(
     [
       '<!DOCTYPE html>',
@@ -64,7 +82,7 @@ export function page(opts: { title: string; outcome: string; headline: string; s
       `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1">',
       `<title>${esc(opts.title)}</title><style>${STYLE}</style></head><body>`,
-      `<header class="outcome ${cellClass(opts.outcome).slice(2)}" id="outcome"><h1>${esc(opts.headline)}</h1>${opts.sub ? `<p>${esc(opts.sub)}</p>` : ''}</header>`,
+      `<header class="outcome ${cellClass(opts.outcome).slice(2)}" id="outcome"><h1>${esc(opts.headline)}</h1>${opts.sub ? `<p>${esc(opts.sub)}</p>` : ''}${opts.target ? `<p class="target">${esc(opts.target)}</p>` : ''}</header>`,
       `<main>${opts.body}</main></body></html>`,
       '',
     ].join('\n'),
@@ -101,8 +119,8 @@ function evidence(c: CheckRecord, i: number): string {
   ].join('');
 }
 
-/** The rule matrix of a run as one page: reports/conformance.html. */
-export function conformanceHtml(s: Summary, target = 'this run'): string {
+/** The rule matrix of a run as one page: reports/conformance.html, its target in the first screen. */
+export function conformanceHtml(s: Summary): string {
   const index = new Map(s.checks.map((c, i) => [c, i]));
   const rows: string[] = [];
   for (const r of s.rules) {
@@ -124,8 +142,10 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
   }
   const deviations = baselineLines(s.deviations, true);
   const facts = [
+    ...(s.target ? [describeInputs(s.target)] : []),
     `seed ${s.seed ?? 'none'}${s.seed !== null ? ` (rerun with FC_SEED=${s.seed})` : ''}`,
-    `${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s (every one in requests.ndjson and requests.har)`,
+    // A conformance.json of an older version may lack a count: a report says 0, never "undefined".
+    `${s.requests ?? 0} requests (${methodsOf(s)}) in ${s.durationSeconds ?? 0} s${s.requests ? ' (every one in requests.ndjson and requests.har)' : ''}`,
     `run status ${s.status}`,
     ...(s.shard ? [`shard ${s.shard.current} of ${s.shard.total}`] : []),
   ];
@@ -139,13 +159,18 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
           `<ul>${deviations.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
         ]
       : []),
-    '<h2>Rule matrix</h2>',
-    legend(['pass', 'fail', 'known', 'advisory', 'inconclusive', 'not exercised', 'not run']),
-    `<table class="grid"><thead><tr><th>rule / check</th><th>${esc(target)}</th><th>requests</th><th>evidence</th></tr></thead><tbody>`,
-    ...rows,
-    '</tbody></table>',
-    '<h2>Evidence, check by check</h2>',
-    ...s.checks.map(evidence),
+    // A run refused at its set-up judged no rule: no grid of rules that did not run.
+    ...(s.rules.length
+      ? [
+          '<h2>Rule matrix</h2>',
+          legend(['pass', 'fail', 'known', 'advisory', 'inconclusive', 'not exercised', 'not run']),
+          '<table class="grid"><thead><tr><th>rule / check</th><th>this run</th><th>requests</th><th>evidence</th></tr></thead><tbody>',
+          ...rows,
+          '</tbody></table>',
+          '<h2>Evidence, check by check</h2>',
+          ...s.checks.map(evidence),
+        ]
+      : []),
   ].join('\n');
   const [first, ...rest] = headline(s).split(': ');
   return page({
@@ -153,6 +178,7 @@ export function conformanceHtml(s: Summary, target = 'this run'): string {
     outcome: s.outcome.result,
     headline: `Payment API conformance: ${first}`,
     sub: rest.join(': '),
+    target: `Target: ${s.target ? describeTarget(s.target) : NO_TARGET}`,
     body,
   });
 }

@@ -3,14 +3,16 @@
  * `error`): one test suite per rule that has checks, one test case per check, the rule id, level and verdict as
  * properties. A new failure (a MUST rule's, or an advisory finding with CONFORMANCE_STRICT=1) is a `<failure>`; a known
  * deviation, an advisory finding, an inconclusive or not-run check is `<skipped>` with the reason; an expired baseline
- * entry is a failing test case of its own. The headline (the outcome) names the whole.
+ * entry is a failing test case of its own. The headline (the outcome) names the whole; every test suite and test case
+ * names the target (`target`: its base URL and profile, never a key or a query). A run refused at its set-up (exit 2)
+ * is one failing test case, "set-up", that carries the sentences that refused it.
  */
 
 import { describeEntry } from '../core/model/baseline.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
-import { headline, requestLinesOf, type Summary } from './summary.ts';
+import { headline, requestLinesOf, type Summary, targetPhrase } from './summary.ts';
 
 /** Text safe in XML attributes and content: escaped, without the control characters XML 1.0 forbids. */
 export function xml(text: string): string {
@@ -70,10 +72,29 @@ function body(c: CheckRecord, strict: boolean): { failed: boolean; skipped: bool
   return { failed: false, skipped: false, xml: '' };
 }
 
+/** The test suite of a run refused at its set-up: one failing test case with the sentences that refused it. */
+function setUpSuite(s: Summary, target: string): string[] {
+  const what = s.outcome.decidedBy.join('\n');
+  const first = (s.outcome.decidedBy[0] ?? 'bad configuration').slice(0, 300);
+  return [
+    `  <testsuite name="set-up" tests="1" failures="1" errors="0" skipped="0" time="${s.durationSeconds ?? 0}"><properties>${target}</properties>`,
+    `    <testcase classname="set-up" name="set-up" time="${s.durationSeconds ?? 0}"><properties>${target}</properties><failure message="${xml(first)}" type="bad configuration">${xml(`bad configuration (exit 2): no check ran\n${what}`)}</failure></testcase>`,
+    '  </testsuite>',
+  ];
+}
+
 /** The run's rule matrix as JUnit XML. */
 export function junitXml(s: Summary): string {
   const suites: string[] = [];
   let [tests, failures, skipped] = [0, 0, 0];
+  const target = [
+    property('target', targetPhrase(s.target)),
+    ...(s.target ? [property('baseURL', s.target.baseURL), property('profile', s.target.profile)] : []),
+  ].join('');
+  if (s.outcome.result === 'bad configuration') {
+    suites.push(...setUpSuite(s, target));
+    [tests, failures] = [1, 1];
+  }
   const ruleIds = [...new Set(s.checks.map((c) => c.rule))];
   for (const id of ruleIds) {
     const r = ruleOf(id);
@@ -81,6 +102,7 @@ export function junitXml(s: Summary): string {
     const cases = checks.map((c) => {
       const b = body(c, s.strict);
       const props = [
+        target,
         property('rule', c.rule),
         property('level', r.level),
         property('section', r.section),
@@ -99,7 +121,7 @@ export function junitXml(s: Summary): string {
     const k = cases.filter((c) => c.b.skipped).length;
     [tests, failures, skipped] = [tests + cases.length, failures + f, skipped + k];
     suites.push(
-      `  <testsuite name="${xml(`${id} (${r.level}, ${r.section}): ${r.requirement}`)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${k}" time="0">`,
+      `  <testsuite name="${xml(`${id} (${r.level}, ${r.section}): ${r.requirement}`)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${k}" time="0"><properties>${target}</properties>`,
       ...cases.map((c) => c.xml),
       '  </testsuite>',
     );
@@ -107,12 +129,12 @@ export function junitXml(s: Summary): string {
   const expired = s.deviations?.expired ?? [];
   if (expired.length > 0) {
     suites.push(
-      `  <testsuite name="baseline ${xml(s.deviations?.file ?? '')}" tests="${expired.length}" failures="${expired.length}" errors="0" skipped="0" time="0">`,
+      `  <testsuite name="baseline ${xml(s.deviations?.file ?? '')}" tests="${expired.length}" failures="${expired.length}" errors="0" skipped="0" time="0"><properties>${target}</properties>`,
     );
     for (const e of expired) {
       const what = `baseline entry ${describeEntry(e)} expired on ${e.until}: renew its date or remove it`;
       suites.push(
-        `    <testcase classname="baseline" name="${xml(describeEntry(e))}" time="0"><properties>${property('rule', e.rule)}</properties><failure message="${xml(what)}" type="expired baseline entry">${xml(`${what}\nReason it was known: ${e.reason}`)}</failure></testcase>`,
+        `    <testcase classname="baseline" name="${xml(describeEntry(e))}" time="0"><properties>${target}${property('rule', e.rule)}</properties><failure message="${xml(what)}" type="expired baseline entry">${xml(`${what}\nReason it was known: ${e.reason}`)}</failure></testcase>`,
       );
     }
     [tests, failures] = [tests + expired.length, failures + expired.length];
@@ -121,7 +143,7 @@ export function junitXml(s: Summary): string {
   return redact(
     [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="${xml(head)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${s.durationSeconds}">`,
+      `<testsuites name="${xml(head)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${s.durationSeconds ?? 0}">`,
       ...suites,
       '</testsuites>',
       '',

@@ -2,20 +2,78 @@
  * Every report of a run's rule matrix, written from its summary alone, so that a run (the rule-matrix reporter) and a
  * merge of shards write the same set: conformance.json and conformance.md (summary.ts), junit.xml (junit.ts) and
  * conformance.html (html.ts), and under GitHub Actions the job summary and annotations (github.ts).
+ *
+ * A reports folder holds one run: the run clears what an earlier one wrote there before it writes anything
+ * (`clearRun`, under the folder's lock), and a run refused at its set-up writes the whole set too
+ * (`writeSetUpReports`), so that no report of an earlier run is ever read as this one's.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportToGitHub } from './github.ts';
 import { conformanceHtml } from './html.ts';
 import { junitXml } from './junit.ts';
-import { type Summary, writeSummary } from './summary.ts';
+import { HAR_FILE, REQUESTS_FILE } from './requests.ts';
+import { type SetUpRun, type Summary, setUpSummary, writeSummary } from './summary.ts';
 
 export const HTML_FILE = 'conformance.html';
 export const JUNIT_FILE = 'junit.xml';
+
+/** What a run writes in its reports folder (playwright.config.ts points Playwright's reporters here). */
+export const RUN_OUTPUTS = {
+  /** Playwright's HTML report. */
+  html: 'html',
+  /** Playwright's JSON report. */
+  results: 'results.json',
+  allureResults: 'allure-results',
+  /** Written by `report` from allure-results. */
+  allureReport: 'allure-report',
+  /** Playwright's output folder. */
+  testResults: 'test-results',
+  /** Sharded CI runs' blob reports (CONFORMANCE_BLOB=1). */
+  blob: 'blob',
+  /** The run's request ledger (core/client/ledger.ts) and its files. */
+  ledger: '.requests',
+  /** Each process's request log, assembled into requests.ndjson at the end. */
+  requestLog: '.request-log',
+  /** Each process's watched answers, judged by the checks of every answer (core/run/watch.ts), removed at the end. */
+  watch: '.watch',
+} as const;
+
+/** The files of the rule matrix itself, in the run's folder (or its shard's). */
+const MATRIX_FILES = ['conformance.json', 'conformance.md', HTML_FILE, JUNIT_FILE, REQUESTS_FILE, HAR_FILE];
+
+const SHARD_FOLDER = /^shard-\d+-of-\d+$/;
+
+/**
+ * Removes from `dir` what an earlier run wrote there, and nothing else (the folder may be the user's own, `--reports .`):
+ * the rule matrix and its reports, Playwright's and Allure's reports, the ledger and the request log. A shard's run
+ * (`shard` its folder, shard-2-of-3) keeps the other shards' folders, which are its siblings in one run; an unsharded
+ * run removes them. The lock (.run.lock) stays: the caller holds it.
+ */
+export function clearRun(dir: string, shard?: string): void {
+  if (!existsSync(dir)) return;
+  const ledgerFiles = readdirSync(dir).filter((f) => f.startsWith(`${RUN_OUTPUTS.ledger}.`));
+  const shards = readdirSync(dir).filter((f) => SHARD_FOLDER.test(f) && (!shard || f === shard));
+  for (const name of [...MATRIX_FILES, ...Object.values(RUN_OUTPUTS), ...ledgerFiles, ...shards]) {
+    rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
 
 export function writeReports(dir: string, summary: Summary, env: NodeJS.ProcessEnv = process.env): void {
   writeSummary(dir, summary);
   writeFileSync(join(dir, JUNIT_FILE), junitXml(summary));
   writeFileSync(join(dir, HTML_FILE), conformanceHtml(summary));
   reportToGitHub(summary, dir, env);
+}
+
+/**
+ * The reports of a run refused at its set-up — by the config loader (playwright.config.ts, before any request), the
+ * command's options, the baseline, a --grep that selects nothing, or the preflight (after its few requests): the whole
+ * set (conformance.json, .md, .html, and junit.xml with one failing "set-up" test case), the outcome "bad
+ * configuration" (exit 2) decided by the problems, which name variables, never key values.
+ */
+export function writeSetUpReports(dir: string, problems: string[], run: SetUpRun = {}): Summary {
+  const summary = setUpSummary(problems, run);
+  writeReports(dir, summary);
+  return summary;
 }

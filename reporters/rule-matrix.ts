@@ -20,16 +20,15 @@ import { openLedger } from '../core/client/ledger.ts';
 import { today } from '../core/model/baseline.ts';
 import { WATCH_VAR } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
-import { readPreflight, readTargetInfo, type TargetInfo } from '../core/model/run-context.ts';
+import { readPreflight, readTargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
 import { BaselineError, type BaselineInput, baselineFrom, readBaseline } from './baseline.ts';
-import { badConfiguration } from './outcome.ts';
 import { recordOfResult } from './records.ts';
-import { writeReports } from './reports.ts';
+import { writeReports, writeSetUpReports } from './reports.ts';
 import { HAR_FILE, REQUESTS_FILE, writeRequestLog } from './requests.ts';
-import { consoleTable, headline, outcomeLine, SCHEMA_VERSION, summarize, targetLines } from './summary.ts';
+import { consoleTable, headline, outcomeLine, type Summary, summarize, targetPhrase } from './summary.ts';
 
 export type { RuleRow, Summary } from './summary.ts';
 export { SCHEMA_VERSION } from './summary.ts';
@@ -83,11 +82,7 @@ export default class RuleMatrixReporter implements Reporter {
     // The preflight found a set-up mistake (it said which, above): bad configuration, nothing was judged.
     const found = readPreflight();
     if (found?.verdict === 'configuration') {
-      writeConfigErrorMatrix(this.outputDir, found.problems, {
-        target: readTargetInfo() ?? null,
-        seed: runSeed(),
-        requests: found.requests,
-      });
+      this.refuse(found.problems, found.requests);
       const md = shortPath(`${this.outputDir}/conformance.md`);
       console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);
       return { status: 'failed' };
@@ -99,7 +94,7 @@ export default class RuleMatrixReporter implements Reporter {
     } catch (error) {
       if (!(error instanceof BaselineError)) throw error;
       console.error(error.message);
-      writeConfigErrorMatrix(this.outputDir, [error.message]);
+      this.refuse([error.message]);
       return { status: 'failed' };
     }
     const grep = process.env.CONFORMANCE_GREP?.trim();
@@ -110,7 +105,7 @@ export default class RuleMatrixReporter implements Reporter {
       const ids = RULES.map((r) => r.id).join(', ');
       const problem = `--grep ${JSON.stringify(grep)} (CONFORMANCE_GREP) selects no check; the rule ids are: ${ids}`;
       console.error(problem);
-      writeConfigErrorMatrix(this.outputDir, [problem]);
+      this.refuse([problem]);
       return { status: 'failed' };
     }
     const stopped = result.status === 'interrupted' || result.status === 'timedout';
@@ -161,8 +156,7 @@ export default class RuleMatrixReporter implements Reporter {
       baseline,
       ...(logged ? { requestMethods: logged.methods } : {}),
     });
-    // Playwright's HTML report (after this reporter in the config) takes its title from here: the outcome.
-    process.env.PLAYWRIGHT_HTML_TITLE = redact(`Payment API conformance: ${headline(summary)}`);
+    titleHtmlReport(summary);
     writeReports(this.outputDir, summary);
     // A run that judged nothing (an unreachable target) prints no table of "not run" rows: the error above says
     // why, once.
@@ -193,41 +187,27 @@ export default class RuleMatrixReporter implements Reporter {
   printsToStdio(): boolean {
     return true;
   }
+
+  /** The whole set of reports of a run refused at its set-up (the preflight, the baseline, a --grep): exit 2. */
+  private refuse(problems: string[], requests = 0): void {
+    const summary = writeSetUpReports(this.outputDir, problems, {
+      target: readTargetInfo() ?? null,
+      seed: runSeed(),
+      requests,
+      durationSeconds: Number(process.uptime().toFixed(2)),
+    });
+    titleHtmlReport(summary);
+  }
 }
 
 /**
- * The rule matrix of a run refused for its set-up: by the config loader (playwright.config.ts, before any request) or
- * by the preflight (global setup, after its few requests): the outcome "bad configuration" (exit 2) and the problems,
- * which name variables, never key values.
+ * Playwright's HTML report (after this reporter in the config) takes its title from here: the outcome, then the target
+ * (its base URL and profile), which its first screen shows.
  */
-export function writeConfigErrorMatrix(
-  outputDir: string,
-  problems: string[],
-  run: { target?: TargetInfo | null; seed?: number | null; requests?: number } = {},
-): void {
-  const outcome = badConfiguration(problems);
-  const summary = {
-    schemaVersion: SCHEMA_VERSION,
-    seed: run.seed ?? null,
-    outcome,
-    status: 'not started',
-    requests: run.requests ?? 0,
-    ...(run.target ? { target: run.target } : {}),
-    rules: [],
-    checks: [],
-  };
-  mkdirSync(outputDir, { recursive: true });
-  writeFileSync(`${outputDir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
-  const md = [
-    '# Conformance rule matrix',
-    '',
-    'Not started: bad configuration (exit 2).',
-    '',
-    ...problems.map((p) => `- ${p}`),
-    '',
-    ...targetLines(run.target),
-  ];
-  writeFileSync(`${outputDir}/conformance.md`, redact(`${md.join('\n')}\n`));
+function titleHtmlReport(summary: Summary): void {
+  process.env.PLAYWRIGHT_HTML_TITLE = redact(
+    `Payment API conformance: ${headline(summary)} · ${targetPhrase(summary.target)}`,
+  );
 }
 
 /** This package's version (its package.json, above this module in a clone and in dist/). */

@@ -28,7 +28,7 @@ import {
   unseenLine,
 } from './baseline.ts';
 import { mayFollow } from './blame.ts';
-import { decideOutcome, type Outcome } from './outcome.ts';
+import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
   id: string;
@@ -88,6 +88,42 @@ export function methodsOf(s: Pick<Summary, 'requestMethods'>): string {
   const m = s.requestMethods;
   if (!m || m.length === 0) return 'safe methods only';
   return m.length === 1 ? `${m[0]} only` : m.join(', ');
+}
+
+/** What a run refused at its set-up knows of itself: the target when the configuration named one, its seed. */
+export interface SetUpRun {
+  target?: TargetInfo | null;
+  seed?: number | null;
+  /** Requests sent before the refusal (the preflight's); none when the configuration was refused. */
+  requests?: number;
+  /** Seconds from the run's start to its refusal. */
+  durationSeconds?: number;
+}
+
+/**
+ * The rule matrix of a run refused at its set-up (a configuration, a baseline or a --grep refused, or the preflight's
+ * finding): the outcome "bad configuration" (exit 2) decided by the problems, no check, and every count a number, so
+ * that every report of the set reads it like any other run's.
+ */
+export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
+  const requests = run.requests ?? 0;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    seed: run.seed ?? null,
+    status: 'not started',
+    durationSeconds: run.durationSeconds ?? 0,
+    requests,
+    preflightRequests: requests,
+    transportFailures: 0,
+    globalErrors: [],
+    strict: false,
+    shard: null,
+    target: run.target ?? null,
+    outcome: badConfiguration(problems),
+    verdicts: {},
+    rules: [],
+    checks: [],
+  };
 }
 
 /** The rule matrix of these records. */
@@ -293,8 +329,15 @@ export function consoleTable(s: Summary, matrixPath: string): string {
 
 /** The target in conformance.md: where, which profile and inputs, which suite. */
 export function targetLines(t: TargetInfo | null | undefined): string[] {
-  return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [];
+  return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [`Target: ${NO_TARGET}.`, ''];
 }
+
+/** What every report says of the target of a run that stopped before its configuration named one. */
+export const NO_TARGET = 'not determined (the run stopped before its configuration named one)';
+
+/** The target in one short phrase for titles and properties: its base URL and profile, never a key or a query. */
+export const targetPhrase = (t: TargetInfo | null | undefined): string =>
+  t ? `${t.baseURL}${t.bundledMock ? ' (the bundled mock)' : ''}, profile ${t.profile}` : NO_TARGET;
 
 function markdown(s: Summary): string {
   const esc = (t: string) => t.replace(/\|/g, '\\|');
@@ -312,12 +355,18 @@ function markdown(s: Summary): string {
     ...targetLines(s.target),
     `Run status: ${s.status}; ${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
-    '| rule | section | level | verdict | requests | evidence |',
-    '|---|---|---|---|---|---|',
-    ...s.rules.map(
-      (r) => `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
-    ),
-    '',
+    // A run refused at its set-up judged no rule: no table of rules that did not run.
+    ...(s.rules.length
+      ? [
+          '| rule | section | level | verdict | requests | evidence |',
+          '|---|---|---|---|---|---|',
+          ...s.rules.map(
+            (r) =>
+              `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
+          ),
+          '',
+        ]
+      : []),
     ...(findings.length ? ['Findings:', '', ...findings.map((l) => `- ${esc(l)}`), ''] : []),
     ...(interrupted(s).length
       ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']

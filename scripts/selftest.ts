@@ -20,7 +20,10 @@
  *  12. the CI user's workflow: known deviations (--write-baseline, --baseline: known, new, fixed, expired), diff of two
  *      runs, requests.ndjson/.har as long as the run says, JUnit failures, --list-rules, `-- --list`, and the HTML pages
  *      (conformance.html, fidelity.html, the Allure report) opened from disk in Chromium with the outcome as headline
- *  13. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  13. reports: a folder holds one run, whole, naming its target — a set-up mistake after a conformant run leaves
+ *      nothing of it, a replay line writes beside the run, a run stopped by SIGTERM keeps its judged checks
+ *      (tests/e2e/reports.ts)
+ *  14. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,6 +35,7 @@ import { runEvidence } from '../tests/e2e/evidence.ts';
 import { runHostile } from '../tests/e2e/hostile.ts';
 import { runNetwork } from '../tests/e2e/network.ts';
 import { runPackage } from '../tests/e2e/package.ts';
+import { runReports } from '../tests/e2e/reports.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { scanRequestMethods } from '../tests/support/methods.ts';
@@ -197,6 +201,13 @@ await stage('hostile', async () =>
 
 await stage('ci-workflow', async () =>
   scenarios(await runCiWorkflow(), 'baseline, diff, request log, JUnit, pages in Chromium from disk'),
+);
+
+await stage('reports', async () =>
+  scenarios(
+    await runReports(),
+    'one run per folder, whole, naming its target; replays beside it; SIGTERM keeps verdicts',
+  ),
 );
 
 await stage('artifacts', () => {

@@ -69,6 +69,9 @@ function readHolder(file: string): LockHolder | undefined {
   }
 }
 
+/** Whether this process holds `dir` already (Playwright loads the config more than once in one process). */
+export const heldByThisProcess = (dir: string): boolean => readHolder(join(dir, LOCK_FILE))?.pid === process.pid;
+
 /** Gives `dir` back, if this process holds it. */
 export function releaseReports(dir: string): void {
   const file = join(dir, LOCK_FILE);

@@ -377,7 +377,7 @@ const CASES: Case[] = [
   ),
 ];
 
-/** The fault case: exit 1, and its replay line carries --env-file and --reports as given. */
+/** The fault case: exit 1, and its replay line carries --env-file as given and a --reports folder beside the run's. */
 const FAULT_CASE: Case = {
   scenario: 'mock with a fault (page-size-one-short), --env-file and --reports',
   exit: 1,
@@ -405,9 +405,9 @@ const FAULT_CASE: Case = {
           checks: Array<{ rule: string; replay?: string }>;
         };
         const replay = matrix.checks.find((c) => c.rule === 'PAG-SIZE' && c.replay)?.replay ?? '';
-        return replay.includes(`--env-file ${file} --reports ${reports}`)
+        return replay.includes(`--env-file ${file} --reports ${reports}-replay-`)
           ? []
-          : [`the replay line does not carry --env-file and --reports: ${replay || '(none)'}`];
+          : [`the replay line does not carry --env-file and a --reports folder of its own: ${replay || '(none)'}`];
       },
     };
   },
@@ -480,7 +480,8 @@ async function runCase(c: Case): Promise<HostileResult> {
   const output = `${run.stdout}\n${run.stderr}`;
   writeFileSync(`${dir}/console.txt`, output);
   const keys = [...Object.values(CANARY_KEYS), ...Object.values(target.env).filter((v) => v?.startsWith('sk_'))];
-  const scan = scanPaths([dir, ...(target.args ? ['reports/hostile/fault-given'] : [])], keys as string[]);
+  // The fault case's reports are in the folder it gave (--reports); no other case may scan it while that case writes it.
+  const scan = scanPaths([dir, ...(c === FAULT_CASE ? ['reports/hostile/fault-given'] : [])], keys as string[]);
   const problems: string[] = [];
   if (run.status !== c.exit)
     problems.push(`exit ${run.status}, expected ${c.exit}: ${output.trim().split('\n').slice(-3).join(' | ')}`);

@@ -5,6 +5,9 @@
  *   - with nothing configured it checks the bundled mock from the compiled suite (no TypeScript in the package)
  *     and exits 0;
  *   - a key in the wrong slot: exit 2, the variable named, nothing sent;
+ *   - a missing env file given every way (`--env-file F`, `--env-file=F`, CONFORMANCE_ENV_FILE, through npm exec and
+ *     npx): exit 2 naming it (npx itself, a Node script of npm's, stops first on `--env-file F`: README); `--envfile`
+ *     gets "did you mean --env-file?";
  *   - `.env` in the current folder naming a closed port: exit 3 (inconclusive), one "unreachable" message;
  *   - `--env-file`, `--reports` and `--grep` against the mock with a PAG-TOTAL fault: exit 1, PAG-TOTAL decides;
  * then everything those runs wrote and printed is scanned for keys.
@@ -42,10 +45,19 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, FORCE_COLOR: '0', ...extra };
 }
 
-/** Runs the installed command in `cwd` without blocking this process (the faulty mock lives here). */
-function command(cwd: string, args: string[], env: NodeJS.ProcessEnv, log: string): Promise<Run> {
+/**
+ * Runs the installed command in `cwd` without blocking this process (the faulty mock lives here): as its bin link
+ * (`node_modules/.bin`, what an npm script or a PATH finds), or through a launcher such as `npx`.
+ */
+function command(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  log: string,
+  via: string[] = [join(cwd, 'node_modules', '.bin', COMMAND)],
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(join(cwd, 'node_modules', '.bin', COMMAND), args, {
+    const child = spawn(via[0] as string, [...via.slice(1), ...args], {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,6 +155,52 @@ export async function runPackage(): Promise<PackageResult[]> {
         ? []
         : [`exit ${badKey.status} (expected 2, naming API_TEST_KEY): ${badKey.output.slice(-300)}`],
       `exit ${badKey.status}, the variable named`,
+    );
+
+    // Every way to give a missing env file: exit 2 naming it, and the reports of the refused run. The bin link starts
+    // Node through /bin/sh with the arguments off Node's command line, so that Node never reads --env-file itself
+    // (nodejs/node#54232). npx is a Node script of npm's: its own Node reads the flag first, on every Node version,
+    // and stops with exit 9 naming the file before the package is reached (README: use the other forms with npx).
+    const ways = [
+      { how: '--env-file missing.env', args: ['--env-file', 'missing.env'] },
+      { how: '--env-file=missing.env', args: ['--env-file=missing.env'] },
+      {
+        how: 'npm exec … -- --env-file missing.env',
+        args: ['--env-file', 'missing.env'],
+        via: ['npm', 'exec', COMMAND, '--'],
+      },
+      {
+        how: 'CONFORMANCE_ENV_FILE=missing.env npx',
+        args: [],
+        env: { CONFORMANCE_ENV_FILE: 'missing.env' },
+        via: ['npx', COMMAND],
+      },
+    ];
+    const refused: string[] = [];
+    const wrongly: string[] = [];
+    for (const [i, m] of ways.entries()) {
+      rmSync(join(app, 'reports'), { recursive: true, force: true });
+      const run = await command(app, m.args, cleanEnv(m.env), `missing-env-file-${i}`, m.via);
+      const outcome = outcomeOf(join(app, 'reports', 'conformance.json'));
+      const ok = run.status === 2 && /missing\.env, which does not exist/.test(run.output) && outcome.exitCode === 2;
+      (ok ? refused : wrongly).push(ok ? m.how : `${m.how}: exit ${run.status}, ${run.output.trim().slice(-200)}`);
+    }
+    const npx = await command(app, ['--env-file', 'missing.env'], cleanEnv(), 'npx-missing-env-file', ['npx', COMMAND]);
+    const npxSays =
+      npx.status === 2 || (npx.status === 9 && npx.output.includes('node: missing.env: not found'))
+        ? `npx … --env-file missing.env: exit ${npx.status}${npx.status === 9 ? " (npx's own Node, as the README says)" : ''}`
+        : undefined;
+    const typo = await command(app, ['--envfile', 'ci.env'], cleanEnv(), 'near-miss-option');
+    report(
+      'a missing env file, every way: exit 2 naming it; an option near miss',
+      [
+        ...wrongly,
+        ...(npxSays ? [] : [`npx … --env-file missing.env: exit ${npx.status}: ${npx.output.trim().slice(-200)}`]),
+        ...(typo.status === 2 && typo.output.includes('unknown option --envfile: did you mean --env-file?')
+          ? []
+          : [`--envfile: exit ${typo.status}, no near-miss hint: ${typo.output.slice(-200)}`]),
+      ],
+      `exit 2 naming the file: ${refused.join('; ')}; ${npxSays ?? 'npx: wrong'}; --envfile: did you mean --env-file?`,
     );
 
     const port = await closedPort();

@@ -21,10 +21,12 @@ export interface SuiteOptions {
   timeoutMs?: number;
   /** Print the run's output as it comes (npm test's conformance stage) instead of collecting it. */
   inherit?: boolean;
+  /** Sends `signal` to the command once, as soon as its output so far satisfies `when` (a CI system cancelling). */
+  interrupt?: { when: (stdout: string) => boolean; signal: NodeJS.Signals };
 }
 
 export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promise<SuiteRun> {
-  const { args = [], timeoutMs = 180_000, inherit = false } = opts;
+  const { args = [], timeoutMs = 180_000, inherit = false, interrupt } = opts;
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/payment-api-conformance.js', ...args], {
@@ -33,8 +35,13 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
     });
     let stdout = '';
     let stderr = '';
+    let interrupted = false;
     child.stdout?.on('data', (d: Buffer) => {
       stdout += d.toString('utf8');
+      if (interrupt && !interrupted && interrupt.when(stdout)) {
+        interrupted = true;
+        child.kill(interrupt.signal);
+      }
     });
     child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString('utf8');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { KEY_VARS } from '../../core/model/credentials.ts';
+import { closest } from '../../core/model/near-miss.ts';
 import { REDACTED, redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
 import {
@@ -572,6 +573,17 @@ describe('near misses: a variable the suite does not know, named with the one it
     assert.equal(nearMiss('api_test_key'), 'API_TEST_KEY', 'the case of a letter');
     assert.equal(nearMiss('DATABASE_URL'), undefined);
     assert.equal(nearMiss('PATH'), undefined);
+  });
+
+  test("closest: the command's options and commands too (bin/payment-api-conformance.js)", () => {
+    const options = ['--help', '-h', '--grep', '-g', '--reports', '--env-file', '--profile', '--baseline'];
+    assert.equal(closest('--envfile', options), '--env-file');
+    assert.equal(closest('--env_file', options), '--env-file');
+    assert.equal(closest('--rpeorts', options), '--reports');
+    assert.equal(closest('--Profile', options), '--profile', 'the case of a letter');
+    assert.equal(closest('--verbose', options), undefined);
+    assert.equal(closest('merg', ['merge', 'init', 'diff', 'report', 'rules']), 'merge');
+    assert.equal(closest('run', ['merge', 'init', 'diff', 'report', 'rules']), undefined);
   });
 
   test("unknownVariables: one warning per unknown variable of the env file or of the suite's families, with its source", () => {

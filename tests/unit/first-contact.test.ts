@@ -5,7 +5,7 @@
  * and the tables' "not run (interrupted)".
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -18,6 +18,7 @@ import { heldMessage, holderOf, LOCK_FILE, lockReports, releaseReports } from '.
 import { startMock } from '../../mock/index.ts';
 import { playwrightListReporter } from '../../reporters/console.ts';
 import { progressLine } from '../../reporters/progress.ts';
+import { clearRun } from '../../reporters/reports.ts';
 import { verdictLabel } from '../../reporters/summary.ts';
 import { testTarget } from '../support/target.ts';
 import { busiestWindow } from '../support/windows.ts';
@@ -225,5 +226,30 @@ describe('one run per reports folder', () => {
     assert.equal(lockReports(reports), undefined);
     releaseReports(reports);
     assert.equal(holderOf(reports), undefined);
+  });
+
+  test("the run that takes the folder clears what an earlier run wrote there, and nothing that is not a run's", () => {
+    const reports = join(dir, 'cleared');
+    const runFiles = [
+      'conformance.json',
+      'junit.xml',
+      'requests.ndjson',
+      'results.json',
+      '.requests',
+      '.requests.slot',
+    ];
+    const runDirs = ['html', 'allure-results', 'allure-report', 'test-results', '.request-log', 'blob'];
+    const shards = ['shard-1-of-2', 'shard-2-of-2'];
+    for (const d of [...runDirs, ...shards, 'notes']) mkdirSync(join(reports, d), { recursive: true });
+    for (const f of [...runFiles, 'mine.txt', LOCK_FILE, 'notes/a.md', 'shard-1-of-2/conformance.json'])
+      writeFileSync(join(reports, f), 'x');
+    clearRun(reports, 'shard-2-of-2');
+    assert.deepEqual(
+      readdirSync(reports).sort(),
+      [LOCK_FILE, 'mine.txt', 'notes', 'shard-1-of-2'],
+      'a sibling shard stays',
+    );
+    clearRun(reports);
+    assert.deepEqual(readdirSync(reports).sort(), [LOCK_FILE, 'mine.txt', 'notes']);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { main } from '../../commands/init.ts';
-import { rerun } from '../../core/run/property.ts';
+import { replayFolder, replayLine, rerun } from '../../core/run/property.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'init-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,8 +48,37 @@ describe('init', () => {
 
 describe('replay lines', () => {
   test('carry the command and options the user gave (CONFORMANCE_INVOCATION), else the npm script of a clone', () => {
-    const given = "npx payment-api-conformance --env-file ci.env --profile sandbox --reports 'out dir'";
+    const given = 'npx payment-api-conformance --env-file ci.env --profile sandbox';
     assert.equal(rerun({ CONFORMANCE_INVOCATION: given }), given);
     assert.equal(rerun({}), 'npm run conformance --');
+  });
+
+  test('write to a folder of their own beside the run folder, named by seed and check, never over the run', () => {
+    const cwd = '/work/app';
+    const title = 'PAG-SIZE any request on any listing (offset, limit)';
+    assert.equal(
+      replayFolder('reports', 42, title, cwd),
+      'reports-replay-42-pag-size-any-request-on-any-listing-offset-limit',
+    );
+    assert.equal(
+      replayFolder('/work/app/out/faulty', 42, title, cwd).startsWith('out/faulty-replay-42-pag-size-'),
+      true,
+    );
+    assert.equal(
+      replayFolder('/elsewhere/r', 7, 'LIM-CAP x', cwd),
+      '/elsewhere/r-replay-7-lim-cap-x',
+      'outside: absolute',
+    );
+    // A replay's own replay lines name its folder again, not a folder inside or beside it.
+    const once = replayFolder('reports', 42, title, cwd);
+    assert.equal(replayFolder(once, 42, title, cwd), once);
+    const env = {
+      CONFORMANCE_INVOCATION: 'npx payment-api-conformance --env-file ci.env',
+      CONFORMANCE_REPORTS_DIR: 'out dir',
+    };
+    assert.equal(
+      replayLine(42, '3:1', 'LIM-CAP limit above 100', env).replace(process.cwd(), '.'),
+      "FC_SEED=42 FC_PATH=3:1 npx payment-api-conformance --env-file ci.env --reports 'out dir-replay-42-lim-cap-limit-above-100' --grep 'LIM-CAP limit above 100'",
+    );
   });
 });

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { registerSecret } from '../../core/model/secrets.ts';
+import { conformanceHtml } from '../../reporters/html.ts';
 import { junitXml, xml } from '../../reporters/junit.ts';
-import { type RunInfo, summarize } from '../../reporters/summary.ts';
+import { type RunInfo, setUpSummary, summarize } from '../../reporters/summary.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const KEY = 'sk_test_JunitCANARYk3y9Zq2Wx7';
@@ -77,5 +78,44 @@ describe('junit.xml', () => {
 
   test('text is escaped and stripped of what XML forbids', () => {
     assert.equal(xml(`a<b>&"c'\u0001\u001b[31m`), 'a&lt;b&gt;&amp;&quot;c&apos;[31m');
+  });
+});
+
+describe('the target in junit.xml and conformance.html', () => {
+  const target = {
+    baseURL: 'https://sandbox.example/api',
+    bundledMock: false,
+    profile: 'sandbox',
+    configured: ['API_LIVE_KEY'],
+    missing: [],
+    suiteVersion: '0.1.0',
+  };
+  const s = summarize([checkRecord('PAG-TOTAL a', 'pass'), failed('PAG-SIZE b', '3 records')], info({ target }));
+
+  test('a target property on every test suite and every test case', () => {
+    const text = junitXml(s);
+    const props = '<property name="target" value="https://sandbox.example/api, profile sandbox"/>';
+    for (const element of ['testsuite', 'testcase']) {
+      const all = text.match(new RegExp(`<${element} [^>]*><properties>.*?</properties>`, 'g')) ?? [];
+      assert.equal(all.length, 2, element);
+      assert.ok(
+        all.every((e) => e.includes(props) && e.includes('<property name="profile" value="sandbox"/>')),
+        element,
+      );
+    }
+  });
+
+  test("conformance.html names it in its headline band, the page's first screen", () => {
+    const header = /<header[^>]*>[\s\S]*?<\/header>/.exec(conformanceHtml(s))?.[0] ?? '';
+    assert.match(header, /<p class="target">Target: https:\/\/sandbox\.example\/api, profile sandbox, /);
+  });
+
+  test('a run refused at its set-up: one failing "set-up" test case carrying the sentence, naming the target', () => {
+    const text = junitXml(setUpSummary(['SANDBOX_MERCHANT_ID=m is not found: …'], { target, durationSeconds: 1.2 }));
+    assert.match(text, /<testsuites [^>]*tests="1" failures="1" errors="0" skipped="0" time="1.2">/);
+    assert.match(
+      text,
+      /<testcase classname="set-up" name="set-up" time="1.2"><properties><property name="target" value="https:\/\/sandbox.example\/api, profile sandbox"\/>.*<failure message="SANDBOX_MERCHANT_ID=m is not found: …" type="bad configuration">/,
+    );
   });
 });

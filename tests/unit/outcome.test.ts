@@ -6,7 +6,7 @@ import { after, beforeEach, describe, test } from 'node:test';
 import { RULES } from '../../core/model/rules.ts';
 import type { Cause, Verdict } from '../../core/model/verdict.ts';
 import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
-import { writeConfigErrorMatrix } from '../../reporters/rule-matrix.ts';
+import { writeSetUpReports } from '../../reporters/reports.ts';
 import { cleanMatrixRuns, fakeTest, runMatrix } from '../support/matrix-events.ts';
 import { checkRecord, failed, resultWith } from '../support/records.ts';
 
@@ -147,19 +147,32 @@ describe('the rule matrix carries the outcome', () => {
     assert.equal(down.returned, 'failed');
   });
 
-  test('a config the loader refused: exit 2, the problems by variable name, no rows', () => {
+  test('a config the loader refused: exit 2, the problems by variable name, no rows; the whole set, every count a number', () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-error-'));
     try {
-      writeConfigErrorMatrix(dir, ['API_TEST_KEY is not set (the sandbox key every check uses)']);
+      const problem = 'API_TEST_KEY is not set (the sandbox key every check uses)';
+      writeSetUpReports(dir, [problem], { durationSeconds: 0.4 });
       const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-      assert.deepEqual(json.outcome, {
-        result: 'bad configuration',
-        exitCode: 2,
-        decidedBy: ['API_TEST_KEY is not set (the sandbox key every check uses)'],
-      });
+      assert.deepEqual(json.outcome, { result: 'bad configuration', exitCode: 2, decidedBy: [problem] });
       assert.equal(json.schemaVersion, 2);
       assert.deepEqual(json.rules, []);
-      assert.ok(readFileSync(join(dir, 'conformance.md'), 'utf8').includes('- API_TEST_KEY is not set'));
+      for (const field of ['requests', 'preflightRequests', 'transportFailures', 'durationSeconds'])
+        assert.equal(typeof json[field], 'number', field);
+      const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+      assert.ok(md.includes('- API_TEST_KEY is not set'));
+      assert.ok(md.includes('0 requests (safe methods only) in 0.4 s'));
+      assert.ok(!md.includes('| rule |'), 'no table of rules that did not run');
+      const html = readFileSync(join(dir, 'conformance.html'), 'utf8');
+      assert.ok(html.includes('0 requests (safe methods only) in 0.4 s'));
+      assert.match(html, /<p class="target">Target: not determined/);
+      const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+      assert.match(
+        junit,
+        /<testcase classname="set-up" name="set-up"[^>]*>.*<failure message="API_TEST_KEY is not set/,
+      );
+      assert.match(junit, /<testsuites [^>]*tests="1" failures="1"/);
+      for (const file of ['conformance.json', 'conformance.md', 'conformance.html', 'junit.xml'])
+        assert.ok(!/undefined|NaN/.test(readFileSync(join(dir, file), 'utf8')), `${file} says undefined or NaN`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -119,7 +119,10 @@ describe('forAll: a failing property', () => {
       lines[3],
       `  Counterexample (run seed 42, property seed ${own}, path "${path}", ${shrinks} shrinks): n=50`,
     );
-    assert.equal(lines[4], `  Replay: FC_SEED=42 FC_PATH=${path} npm run conformance -- --grep PAG-SIZE`);
+    assert.equal(
+      lines[4],
+      `  Replay: FC_SEED=42 FC_PATH=${path} npm run conformance -- --reports reports-replay-42-pag-size --grep PAG-SIZE`,
+    );
     assert.equal(lines.length, 5);
     assert.equal(error.counterexample?.startsWith('(run seed 42, property seed'), true);
     assert.equal(error.violation.rule, 'PAG-SIZE');

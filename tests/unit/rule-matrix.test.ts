@@ -250,7 +250,9 @@ describe('rule matrix: files and console', () => {
       '- PAG-TOTAL (MUST) failed: a\\|b',
     ]);
     assert.match(lines[5] ?? '', /^- not selected, not judged: ENV-SCHEMA, PAG-ECHO, /);
-    assert.deepEqual(lines.slice(6, 11), [
+    assert.deepEqual(lines.slice(6, 13), [
+      '',
+      'Target: not determined (the run stopped before its configuration named one).',
       '',
       `Run status: failed; 2 requests (safe methods only) in ${json.durationSeconds} s; no seed.`,
       '',
