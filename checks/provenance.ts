@@ -109,9 +109,14 @@ const provenanceKey = (p: Provenance) => `${p.merchant}/${p.mode}`;
 export const describeProvenance = (p: Provenance) =>
   `the ${p.mode}-mode listing of the ${p.merchant === 'otherSandbox' ? 'other sandbox' : p.merchant} merchant`;
 
-/** Every learned record by identity key (records that share an id but differ are kept apart). */
+const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, Learned[]>>();
+
+/** Every learned record by identity key (records that share an id but differ are kept apart), once per answer list. */
 export function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
+  const known = indexes.get(answers);
+  if (known) return known;
   const index = new Map<string, Learned[]>();
+  indexes.set(answers, index);
   for (const a of answers) {
     if (!a.learned) continue;
     const { provenance } = a.learned;
@@ -137,6 +142,8 @@ export interface ProvenanceStats {
   records: number;
   answers: number;
   byPresenter: Record<string, number>;
+  /** The listings (merchant/mode) records were read on. */
+  listings: string[];
 }
 
 const short = (r: Row) => {
@@ -156,10 +163,12 @@ export function provenanceViolations(
   const violations: Violation[] = [];
   const byPresenter: Record<string, number> = {};
   let records = 0;
+  const listings = new Set<string>();
   for (const bucket of index.values()) {
     records += bucket.length;
     for (const l of bucket) {
       const seen = [...l.seen.values()];
+      for (const s of seen) listings.add(provenanceKey(s.provenance));
       if (seen.length < 2) continue;
       const [a, b] = seen as [(typeof seen)[0], (typeof seen)[0]];
       const found: ProvenanceRule = a.provenance.mode !== b.provenance.mode ? 'MODE-ISOLATION' : 'MER-ISOLATION';
@@ -191,7 +200,7 @@ export function provenanceViolations(
       }
     }
   }
-  return { violations, stats: { records, answers: answers.length, byPresenter } };
+  return { violations, stats: { records, answers: answers.length, byPresenter, listings: [...listings].sort() } };
 }
 
 /** KEY-SECRET over every answer: each answer that gave a key back. */
@@ -204,4 +213,23 @@ export function keyLeakViolations(answers: readonly WatchedAnswer[]): Violation[
       received: `HTTP ${a.status} gave a key back: ${a.keyLeak}`,
       reproduction: [a.curl],
     }));
+}
+
+/**
+ * Why the answers could not show a crossing of `rule`, or undefined when they could: the isolation rules need records
+ * on both sides of their boundary (two modes, two merchants), the others records of any listing and answers to the
+ * requests the rule is about.
+ */
+export function unexercised(rule: ProvenanceRule, stats: ProvenanceStats, asked: number): string | undefined {
+  const modes = new Set(stats.listings.map((l) => l.split('/')[1]));
+  const merchants = new Set(stats.listings.map((l) => l.split('/')[0]));
+  if (stats.records === 0) return 'no listing the configuration can read held a record: nothing to trace';
+  if (rule === 'MODE-ISOLATION' && modes.size < 2)
+    return `records of one mode only were read (${stats.listings.join(', ')}): no record of the other mode could cross`;
+  if (rule === 'MER-ISOLATION' && merchants.size < 2)
+    return `records of one merchant only were read (${stats.listings.join(', ')}): no other merchant's record could cross`;
+  if (rule === 'MODE-LIVE-SANDBOX' && !stats.listings.some((l) => l.endsWith('/test') && !l.startsWith('live/')))
+    return 'no sandbox record was read: none could reach the live key';
+  if (asked === 0) return 'no answer of the run came to the requests this rule is about';
+  return undefined;
 }

@@ -4,7 +4,7 @@
  * prints it. A sharded run (`-- --shard=2/3`) writes into <outputDir>/shard-2-of-3/, never over another shard's
  * result; `payment-api-conformance merge` makes one matrix of them.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -18,7 +18,7 @@ import type {
 } from '@playwright/test/reporter';
 import { openLedger } from '../core/client/ledger.ts';
 import { today } from '../core/model/baseline.ts';
-import { WATCH_VAR } from '../core/model/provenance.ts';
+import { WATCH_VAR, type WatchCost } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { readPreflight, readTargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
@@ -131,6 +131,7 @@ export default class RuleMatrixReporter implements Reporter {
     const logged = log ? writeRequestLog(log, this.outputDir, ownVersion()) : undefined;
     // The answers the watcher kept were judged by the checks of every answer; they are no report.
     const watched = process.env[WATCH_VAR]?.trim();
+    const watchCost = watched ? watchCostOf(watched) : undefined;
     if (watched) rmSync(watched, { recursive: true, force: true });
     for (const [id, record] of this.records) {
       const lines = logged?.lines.get(id);
@@ -155,6 +156,7 @@ export default class RuleMatrixReporter implements Reporter {
       target: readTargetInfo() ?? null,
       baseline,
       ...(logged ? { requestMethods: logged.methods } : {}),
+      ...(watchCost ? { watchCost } : {}),
     });
     titleHtmlReport(summary);
     writeReports(this.outputDir, summary);
@@ -231,4 +233,19 @@ function runSeed(): number | null {
 function shortPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') ? rel : path;
+}
+
+/** What watching every answer cost the run: every process's account (core/run/watch.ts), summed; undefined without. */
+function watchCostOf(dir: string): WatchCost | undefined {
+  if (!existsSync(dir)) return undefined;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cost.json'));
+  if (files.length === 0) return undefined;
+  const sum: WatchCost = { answers: 0, observeMs: 0, keyScanMs: 0, judgeMs: 0 };
+  const fields = Object.keys(sum) as Array<keyof WatchCost>;
+  for (const f of files) {
+    const part = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Partial<WatchCost>;
+    for (const k of fields) sum[k] += part[k] ?? 0;
+  }
+  for (const k of fields) sum[k] = Math.round(sum[k]);
+  return sum;
 }

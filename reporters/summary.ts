@@ -5,6 +5,7 @@
  * merge` summarises the records of several shards as one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { WatchCost } from '../core/model/provenance.ts';
 import { RULES } from '../core/model/rules.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
@@ -64,6 +65,8 @@ export interface RunInfo {
   baseline?: BaselineInput | null;
   /** The methods the run's request log holds (GET, HEAD, OPTIONS: the suite is read-only); absent without a log. */
   requestMethods?: string[];
+  /** What watching every answer cost the run, in CPU milliseconds (core/run/watch.ts); absent when nothing watched. */
+  watchCost?: WatchCost;
 }
 
 /** What conformance.json holds. */

@@ -58,3 +58,15 @@ export interface WatchedAnswer {
 
 /** The environment variable that names the run's folder of watched answers (one file per process). */
 export const WATCH_VAR = 'CONFORMANCE_WATCH';
+
+/** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */
+export interface WatchCost {
+  /** Answers kept. */
+  answers: number;
+  /** Keeping them (scope, records, objects, the line written), the key scan included. */
+  observeMs: number;
+  /** Of that, the key-leak scan of every answer. */
+  keyScanMs: number;
+  /** Judging them all (specs/every-answer.spec.ts). */
+  judgeMs: number;
+}

@@ -8,16 +8,23 @@
  * Cheap by design: a listing's records are written once per provenance and process (a set lookup each); a refusal's
  * body is small; the key-leak scan runs once per answer.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
 import { currentCheck } from '../client/request-log.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { paymentsPath, readEnvelope } from '../model/listing.ts';
-import { type Holder, type Presenter, type Scope, WATCH_VAR, type WatchedAnswer } from '../model/provenance.ts';
-import { redact } from '../model/secrets.ts';
+import { paymentsPath } from '../model/listing.ts';
+import {
+  type Holder,
+  type Presenter,
+  type Scope,
+  WATCH_VAR,
+  type WatchCost,
+  type WatchedAnswer,
+} from '../model/provenance.ts';
+import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
 
 type Row = Record<string, unknown>;
@@ -76,6 +83,13 @@ export function scopeOf(e: Pick<Exchange, 'auth' | 'method' | 'path'>, t: Target
   return scope;
 }
 
+/** The envelope of a JSON body: `data` an array and the three integers (listing.ts readEnvelope, any 2xx). */
+function envelopeOf(json: unknown): { data: unknown[] } | undefined {
+  if (!isRow(json) || !Array.isArray(json.data)) return undefined;
+  const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+  return int(json.offset) && int(json.limit) && int(json.total) ? (json as { data: unknown[] }) : undefined;
+}
+
 /** Objects of a JSON value that may be records: with an `id` and another field, or with three fields or more. */
 function collect(value: unknown, where: string, into: Array<{ where: string; value: Row }>, skip?: unknown): void {
   if (into.length >= MAX_OBJECTS) return;
@@ -126,6 +140,8 @@ function embedded(text: string): unknown[] {
 export class AnswerWatch {
   /** Records already kept, per provenance: a record is written once per process. */
   private readonly kept = new Set<string>();
+  /** Milliseconds spent in the key scan of the answers seen. */
+  keyScanMs = 0;
   constructor(
     private readonly target: Target,
     private readonly project: string,
@@ -140,13 +156,15 @@ export class AnswerWatch {
       project: this.project,
       check,
       status: e.status,
-      request: redact(`${e.method} ${e.path}${query} (${authLabel(e.auth)})`),
+      // Words and a curl line the suite wrote itself (a key only as its variable): the cheap pass is enough.
+      request: redactAssembled(`${e.method} ${e.path}${query} (${authLabel(e.auth)})`),
       query: e.query.map(([k, v]) => [k, v]),
-      curl: redact(e.curl),
+      curl: redactAssembled(e.curl),
       scope,
     };
     const objects: Array<{ where: string; value: Row }> = [];
-    const env = e.status >= 200 && e.status < 300 ? readEnvelope({ ...e, status: 200 }) : undefined;
+    // A 2xx envelope (never `{...e}`: spreading the exchange would run its lazy key scan).
+    const env = e.status >= 200 && e.status < 300 ? envelopeOf(e.json) : undefined;
     const learnable = env !== undefined && this.isOwnListing(e, scope);
     if (learnable && scope.mode && scope.merchant && scope.merchant !== 'unknown') {
       const provenance = { merchant: scope.merchant, mode: scope.mode };
@@ -173,7 +191,9 @@ export class AnswerWatch {
       for (const o of embedded(value)) collect(o, `header ${name}`, objects);
     }
     if (objects.length > 0) answer.objects = objects;
+    const t0 = performance.now();
     const leak = e.keyLeak;
+    this.keyScanMs += performance.now() - t0;
     if (leak !== undefined) answer.keyLeak = redact(leak);
     return answer;
   }
@@ -198,9 +218,14 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, en
   const dir = env[WATCH_VAR]?.trim();
   if (!dir) return () => {};
   const watch = new AnswerWatch(target, project);
-  return api.observe((e) => {
-    // Records and headers may hold what a faulty target echoed (a key): the line is redacted like every output.
-    const line = redact(JSON.stringify(watch.see(e)));
+  const cost = { answers: 0, observeMs: 0 };
+  const stop = api.observe((e) => {
+    const t0 = performance.now();
+    // Records and headers may hold what a faulty target echoed (a key): the line is redacted like every output. The
+    // answer's own key scan (in every form) already said whether it holds one; without, a cheap pass suffices.
+    const seen = watch.see(e);
+    const text = JSON.stringify(seen);
+    const line = seen.keyLeak === undefined ? redactAssembled(text) : redact(text);
     if (fd === undefined || openedFor !== dir) {
       if (fd !== undefined) closeSync(fd);
       fd = openSync(join(dir, `${process.pid}.ndjson`), 'a');
@@ -208,8 +233,26 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, en
     }
     // Synchronous, one write per answer: a worker that is replaced has written every answer it got.
     writeSync(fd, `${line}\n`);
+    cost.answers += 1;
+    cost.observeMs += performance.now() - t0;
   });
+  return () => {
+    stop();
+    addWatchCost({ ...cost, keyScanMs: watch.keyScanMs }, env);
+  };
 }
+
+/** Adds to this process's account of what watching cost (a small JSON file beside its answers). */
+export function addWatchCost(part: Partial<WatchCost>, env = process.env): void {
+  const dir = env[WATCH_VAR]?.trim();
+  if (!dir || !existsSync(dir)) return;
+  const file = join(dir, `${process.pid}.cost.json`);
+  const sum = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as WatchCost) : emptyCost();
+  for (const k of Object.keys(sum) as Array<keyof WatchCost>) sum[k] += part[k] ?? 0;
+  writeFileSync(file, JSON.stringify(sum));
+}
+
+const emptyCost = (): WatchCost => ({ answers: 0, observeMs: 0, keyScanMs: 0, judgeMs: 0 });
 
 /** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
 export function readWatchedAnswers(projects: readonly string[], env = process.env): WatchedAnswer[] {

@@ -16,8 +16,24 @@ import {
   runsOf,
 } from '../../scripts/bench/main.ts';
 
-const runs = (seconds: number[], requests?: number[]) =>
-  runsOf(seconds.map((s, i) => ({ seconds: s, exitCode: 0, requests: requests?.[i] })));
+const runs = (
+  seconds: number[],
+  requests?: number[],
+  watch?: { cpuSeconds: number; observeMs: number; keyScanMs: number },
+) =>
+  runsOf(
+    seconds.map((s, i) => ({
+      seconds: s,
+      exitCode: 0,
+      requests: requests?.[i],
+      ...(watch
+        ? {
+            cpuSeconds: watch.cpuSeconds,
+            watch: { observeMs: watch.observeMs, keyScanMs: watch.keyScanMs, judgeMs: 0 },
+          }
+        : {}),
+    })),
+  );
 const load = (rps: number, extra: Partial<Load> = {}): Load => ({
   rps,
   p99: 1,
@@ -46,7 +62,7 @@ describe('bench: medians and spreads', () => {
 
 describe('bench: targets', () => {
   const full: Figures = {
-    conformance: runs([4, 4, 4], [1500, 1500, 1500]),
+    conformance: runs([4, 4, 4], [1500, 1500, 1500], { cpuSeconds: 10, observeMs: 499, keyScanMs: 200 }),
     startup: runs([2, 2, 2]),
     mock10: load(10_000),
     prism: load(2000),
@@ -59,6 +75,7 @@ describe('bench: targets', () => {
       'full run / playwright test --list': true,
       [`full run vs ${RECORD.seconds} s`]: true,
       'requests of the default run': true,
+      "watching every answer: share of the full runs' CPU": true,
       'rate-limited sandbox': true,
       'mock / Prism, 10 connections': true,
       'mock memory': true,
@@ -69,14 +86,14 @@ describe('bench: targets', () => {
 
   test('and not met just past it', () => {
     const past: Figures = {
-      conformance: runs([4.01, 4.01], [1501, 1501]),
+      conformance: runs([4.01, 4.01], [1501, 1501], { cpuSeconds: 10, observeMs: 500, keyScanMs: 200 }),
       startup: runs([2, 2]),
       mock10: load(9999),
       prism: load(2000),
       memory: { startMB: 80, endMB: 96, seconds: 73 },
       pacing: { limit: 8, accepted: 900, spanSeconds: 125, wallSeconds: 130, refused: 3 },
     };
-    assert.deepEqual(Object.values(verdicts(past)), [false, true, false, false, false, false]);
+    assert.deepEqual(Object.values(verdicts(past)), [false, true, false, false, false, false, false]);
     const slow = verdicts({ ...full, conformance: runs([RECORD.seconds * 1.21]) });
     assert.equal(slow[`full run vs ${RECORD.seconds} s`], false);
   });
@@ -86,7 +103,15 @@ describe('bench: targets', () => {
     assert.ok(none.every((r) => r.met === undefined));
     assert.deepEqual(
       none.map((r) => r.value),
-      ['not measured', 'not measured', 'not measured', 'not measured', 'n/a (--skip-prism)', 'not measured'],
+      [
+        'not measured',
+        'not measured',
+        'not measured',
+        'not measured (needs /proc: Linux)',
+        'not measured',
+        'n/a (--skip-prism)',
+        'not measured',
+      ],
     );
   });
 
@@ -96,6 +121,10 @@ describe('bench: targets', () => {
     assert.equal(shown[`full run vs ${RECORD.seconds} s`], '-22.6 %');
     assert.equal(shown['mock / Prism, 10 connections'], '5.0×');
     assert.equal(shown['mock memory'], '80.0 → 95.9 MB over 73 s (+19.9 %)');
+    assert.equal(
+      shown["watching every answer: share of the full runs' CPU"],
+      '5.0 % (record provenance alone 3.0 %, the rest the key scan)',
+    );
     const heap = rows({ ...full, memory: { startMB: 80, endMB: 96, seconds: 73, heapStartMB: 9.4, heapEndMB: 9.61 } });
     assert.equal(heap.at(-1)?.value, '80.0 → 96.0 MB over 73 s (+20.0 %); heap after GC 9.4 → 9.6 MB');
     assert.equal(shown['full conformance run, wall'], 'median 4.00 s (4.00–4.00), exit 0 0 0');
@@ -115,7 +144,7 @@ describe('bench: the table', () => {
   test('one aligned table: a header, every figure and target, yes / NO / n/a, no trailing spaces', () => {
     const text = render(rows({ conformance: runs([13, 12, 14], [1118, 1118, 1118]), startup: runs([2, 2, 2]) }));
     const lines = text.split('\n');
-    assert.equal(lines.length, 12);
+    assert.equal(lines.length, 13);
     assert.match(lines[0] ?? '', /^measure +value +target +met$/);
     const valueColumn = lines[0]?.indexOf('value') ?? -1;
     for (const line of lines.slice(1)) {

@@ -1,7 +1,14 @@
 /** Record provenance over every answer (checks/provenance.ts) and the watcher that keeps the answers (core/run/watch.ts). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { crossing, echoedBy, isRecord, keyLeakViolations, provenanceViolations } from '../../checks/provenance.ts';
+import {
+  crossing,
+  echoedBy,
+  isRecord,
+  keyLeakViolations,
+  provenanceViolations,
+  unexercised,
+} from '../../checks/provenance.ts';
 import { BASIC_CREDENTIALS, keyMutations } from '../../core/generate/key-mutations.ts';
 import { asKey, NO_AUTH } from '../../core/model/credentials.ts';
 import { paymentsPath } from '../../core/model/listing.ts';
@@ -127,7 +134,12 @@ describe('provenanceViolations over watched answers', () => {
       /^HTTP 403 \(a refusal\) carried record .*pay_test_0002.* in body \(first read on the test-mode listing of the sandbox merchant by GET/,
     );
     assert.deepEqual(violations[0]?.reproduction, ['curl restricted', 'curl x']);
-    assert.deepEqual(stats, { records: 2, answers: 2, byPresenter: { test: 1, restricted: 1 } });
+    assert.deepEqual(stats, {
+      records: 2,
+      answers: 2,
+      byPresenter: { test: 1, restricted: 1 },
+      listings: ['sandbox/test'],
+    });
     assert.equal(provenanceViolations([sandboxPage, refusal], 'AUTH-MISSING').violations.length, 0, 'only its rule');
   });
   test('a record a request may see is no violation, in a refusal too', () => {
@@ -160,6 +172,25 @@ describe('provenanceViolations over watched answers', () => {
       leaks.map((v) => [v.rule, v.received, v.reproduction]),
       [['KEY-SECRET', 'HTTP 401 gave a key back: header x-api-key', ['curl leak']]],
     );
+  });
+});
+
+describe('what the answers could not show', () => {
+  const stats = (listings: string[], records = 3) => ({ records, answers: 9, byPresenter: {}, listings });
+  test('isolation needs records on both sides of its boundary', () => {
+    assert.match(
+      unexercised('MODE-ISOLATION', stats(['live/test', 'sandbox/test']), 4) ?? '',
+      /records of one mode only/,
+    );
+    assert.equal(unexercised('MODE-ISOLATION', stats(['live/live', 'live/test']), 4), undefined);
+    assert.match(unexercised('MER-ISOLATION', stats(['sandbox/test']), 4) ?? '', /one merchant only/);
+    assert.equal(unexercised('MER-ISOLATION', stats(['live/test', 'sandbox/test']), 4), undefined);
+    assert.match(unexercised('MODE-LIVE-SANDBOX', stats(['live/live', 'live/test']), 4) ?? '', /no sandbox record/);
+  });
+  test('the others: records of any listing, and answers to the requests the rule is about', () => {
+    assert.match(unexercised('AUTH-FORBIDDEN', stats([], 0), 4) ?? '', /nothing to trace/);
+    assert.match(unexercised('AUTH-FORBIDDEN', stats(['sandbox/test']), 0) ?? '', /no answer of the run came/);
+    assert.equal(unexercised('AUTH-FORBIDDEN', stats(['sandbox/test']), 1), undefined);
   });
 });
 
