@@ -213,7 +213,9 @@ await stage('reports', async () =>
 await stage('artifacts', () => {
   // Last: every report any stage wrote, for the mock's and the canaries' keys and anything key-shaped.
   const keys = [...Object.values(mockTarget.keys), ...Object.values(CANARY_KEYS)];
-  const { files, hits } = scanPaths(['reports', 'test-results', 'playwright-report'], keys, [KEY_SHAPE]);
+  // Every form in every file up to 256 KB; the large request logs as they are (the secrets and ci-workflow stages scan
+  // theirs deep, against targets that echo keys in every encoding).
+  const { files, hits } = scanPaths(['reports', 'test-results', 'playwright-report'], keys, [KEY_SHAPE], 256 * 1024);
   for (const h of hits.slice(0, 10)) console.log(`    leak: ${h.file} (${h.form})`);
   // Read-only: every request log any stage kept holds GET, HEAD and OPTIONS only (and there are logs to read).
   const sent = scanRequestMethods(['reports']);

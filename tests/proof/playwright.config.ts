@@ -11,6 +11,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
+import { PROVENANCE_RULES } from '../../checks/provenance.ts';
 import { WATCH_VAR } from '../../core/model/provenance.ts';
 import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
@@ -48,6 +49,8 @@ const projects: MatrixProject[] = [
   ...FAULTS.map((f) => ({
     name: `fault:${f.name}`,
     grep: new RegExp(`(^| )${f.rule} `),
+    // A handful of checks: one worker (a process started costs more than running them one after another).
+    workers: 1,
     use: { mock: { faults: [f.name], strict: rule(f.rule).level === 'ADVISORY', recordViolations: true } },
   })),
   ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({
@@ -60,17 +63,23 @@ const projects: MatrixProject[] = [
   })),
 ]
   .filter((p) => selected(p.name))
-  // Each project, then its teardown: the checks of what no answer may carry, over that project's answers.
-  .flatMap((p): MatrixProject[] => [
-    { ...p, testIgnore: EVERY_ANSWER, teardown: `watch:${p.name}` },
-    {
-      ...p,
-      name: `watch:${p.name}`,
-      testMatch: EVERY_ANSWER,
-      fullyParallel: false,
-      use: { ...p.use, watchOf: p.name },
-    },
-  ]);
+  // Each project, then its teardown: the checks of what no answer may carry, over that project's answers — for a
+  // project whose checks they judge (all of them, or a fault's of the rules they judge); others need none.
+  .flatMap((p): MatrixProject[] => {
+    if (!watchedBy(p)) return [{ ...p, testIgnore: EVERY_ANSWER }];
+    const watch = `watch:${p.name}`;
+    return [
+      { ...p, testIgnore: EVERY_ANSWER, teardown: watch },
+      { ...p, name: watch, testMatch: EVERY_ANSWER, fullyParallel: false, use: { ...p.use, watchOf: p.name } },
+    ];
+  });
+
+/** Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules. */
+function watchedBy(p: MatrixProject): boolean {
+  const grep = p.grep;
+  if (!grep || Array.isArray(grep)) return true;
+  return ['KEY-SECRET', ...PROVENANCE_RULES].some((rule) => grep.test(`${rule} `));
+}
 
 export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string }>({
   testDir: '../../specs',

@@ -3,6 +3,7 @@
  * reports) and inside the HTML report's embedded base64 zip, for each key in every form of
  * core/model/key-forms.ts (the table the suite's own redaction derives from) and for its random part alone.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -33,14 +34,39 @@ export function leakForms(key: string, read: readonly View[]): string[] {
 /** Anything shaped like a key, configured or not (the shape the before-stop hook looks for). */
 export const KEY_SHAPE = /sk_(?:test|live)_[A-Za-z0-9]{12,}/;
 
-export function scanPaths(paths: string[], keys: string[], patterns: RegExp[] = []): { files: number; hits: Hit[] } {
+/**
+ * What a text shows of these keys, by content: the self-test scans many files more than once (each stage its own, the
+ * last stage everything), and a file that has not changed needs its decoding views only once.
+ */
+const scanned = new Map<string, string[]>();
+function formsShown(text: string, keys: readonly string[], deep: boolean): Array<[string, string]> {
+  const id = createHash('sha1').update(text).update(`\0${deep}\0`).update(keys.join('\0')).digest('hex');
+  let found = scanned.get(id);
+  if (!found) {
+    const read = deep ? views(text) : views(text).slice(0, 1);
+    found = keys.flatMap((key) => leakForms(key, read).map((form) => `${keys.indexOf(key)}\0${form}`));
+    scanned.set(id, found);
+  }
+  return found.map((f) => f.split('\0') as [string, string]);
+}
+
+/**
+ * Every file under `paths` (and inside its zips) scanned for the keys in every form. `deepUpTo`: files larger than this
+ * many bytes are read as they are, without the decoding views (a sweep over hundreds of megabytes of request logs;
+ * the stages whose targets echo keys in every encoding scan their own artifacts deep).
+ */
+export function scanPaths(
+  paths: string[],
+  keys: string[],
+  patterns: RegExp[] = [],
+  deepUpTo = Number.POSITIVE_INFINITY,
+): { files: number; hits: Hit[] } {
   const hits: Hit[] = [];
   let files = 0;
   const visit = (label: string, data: Buffer) => {
     files += 1;
     const text = data.toString('latin1');
-    const read = views(text);
-    for (const key of keys) for (const form of leakForms(key, read)) hits.push({ file: label, form });
+    for (const [, form] of formsShown(text, keys, data.length <= deepUpTo)) hits.push({ file: label, form });
     for (const p of patterns) if (p.test(text)) hits.push({ file: label, form: `pattern ${p.source}` });
     let entries: Array<[string, Buffer]> = [];
     try {
