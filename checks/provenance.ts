@@ -100,7 +100,7 @@ export function echoedBy(request: string): (value: unknown) => boolean {
 }
 
 /** A learned record: the record, each provenance it was read under, and the first answer that showed it there. */
-interface Learned {
+export interface Learned {
   record: Row;
   seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
 }
@@ -135,6 +135,102 @@ export function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, L
     }
   }
   return index;
+}
+
+/** Text around a record's id that is read for its other fields. */
+const WINDOW = 400;
+
+/** Learned records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
+export function byIdToken(index: Map<string, Learned[]>): Map<string, Learned[]> {
+  const out = new Map<string, Learned[]>();
+  for (const bucket of index.values()) {
+    for (const l of bucket) {
+      const id = l.record.id;
+      if (!((typeof id === 'string' && id.length >= 8) || Number.isInteger(id))) continue;
+      const key = String(id);
+      out.set(key, [...(out.get(key) ?? []), l]);
+    }
+  }
+  return out;
+}
+
+/** Whether a value of a record stands in `text` whole (a number not inside a longer one, a string of 3+ characters). */
+function standsIn(text: string, value: unknown): boolean {
+  if (typeof value === 'number')
+    return new RegExp(`(?<![\\d.])${String(value).replace('.', '\\.')}(?![\\d])`).test(text);
+  return typeof value === 'string' && value.length >= 3 && text.includes(value);
+}
+
+/**
+ * Whether `window`, around a record's id, writes the record out as a run of fields: more of its values standing whole
+ * beside the id, not counting values the request holds — one for a string id of 8 characters or more, three (one a
+ * string of 12 or more, a timestamp say, not a status) for an integer id, which a text may hold by chance.
+ */
+function runOfFields(window: string, r: Row, echoed: (value: unknown) => boolean): boolean {
+  const values = Object.entries(r)
+    .filter(([k, v]) => k !== 'id' && !echoed(v) && standsIn(window, v))
+    .map(([, v]) => v);
+  if (typeof r.id === 'string') return values.length >= 1;
+  return values.length >= 3 && values.some((v) => typeof v === 'string' && v.length >= 12);
+}
+
+/** The learned records a text writes out (each once), with the excerpt that shows it. */
+export function recordsInText(
+  text: string,
+  ids: Map<string, Learned[]>,
+  echoed: (value: unknown) => boolean,
+): Array<{ learned: Learned; excerpt: string }> {
+  const found = new Map<Learned, string>();
+  for (const m of text.matchAll(/[\w.:-]+/g)) {
+    for (const token of new Set([m[0], m[0].replace(/[.:-]+$/, '')])) {
+      for (const l of ids.get(token) ?? []) {
+        if (found.has(l)) continue;
+        const from = Math.max(0, m.index - WINDOW);
+        const window = text.slice(from, m.index + m[0].length + WINDOW);
+        if (runOfFields(window, l.record, echoed)) {
+          const around = text.slice(Math.max(0, m.index - 40), m.index + 120).replace(/\s+/g, ' ');
+          found.set(l, around);
+        }
+      }
+    }
+  }
+  return [...found].map(([learned, excerpt]) => ({ learned, excerpt }));
+}
+
+/** A learned record that an answer showed, and how, in words. */
+interface Sighting {
+  answer: WatchedAnswer;
+  learned: Learned;
+  shown: string;
+}
+
+const sightings = new WeakMap<readonly WatchedAnswer[], Sighting[]>();
+
+/** Every learned record each answer showed — as an object, or written out as text — once per answer list. */
+function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
+  const known = sightings.get(answers);
+  if (known) return known;
+  const index = learnedRecords(answers);
+  const ids = byIdToken(index);
+  const out: Sighting[] = [];
+  for (const answer of answers) {
+    const echoed = echoedBy(answer.request);
+    for (const { where, value } of answer.objects ?? []) {
+      const learned = index.get(identityKey(value))?.find((l) => isRecord(value, l.record, echoed));
+      if (learned) out.push({ answer, learned, shown: `carried record ${short(value)} in ${where}` });
+    }
+    for (const { where, text } of answer.texts ?? []) {
+      for (const { learned, excerpt } of recordsInText(text, ids, echoed)) {
+        out.push({
+          answer,
+          learned,
+          shown: `wrote record ${short(learned.record)} out as text in ${where}: "…${excerpt}…"`,
+        });
+      }
+    }
+  }
+  sightings.set(answers, out);
+  return out;
 }
 
 /** What the judgment saw: records learned, and answers judged per presenter. */
@@ -181,24 +277,17 @@ export function provenanceViolations(
       });
     }
   }
-  for (const answer of answers) {
-    byPresenter[answer.scope.presenter] = (byPresenter[answer.scope.presenter] ?? 0) + 1;
-    const echoed = echoedBy(answer.request);
-    for (const { where, value } of answer.objects ?? []) {
-      const learned = index.get(identityKey(value))?.find((l) => isRecord(value, l.record, echoed));
-      if (!learned) continue;
-      for (const { provenance, answer: origin } of learned.seen.values()) {
-        if (crossing(answer.scope, provenance) !== rule) continue;
-        const refusal = answer.status >= 400 ? ' (a refusal)' : '';
-        violations.push({
-          rule,
-          expected: `no record of ${describeProvenance(provenance)} in the answer to ${answer.request}${answer.status >= 400 ? ' (a refusal reveals nothing)' : ''}`,
-          received: `HTTP ${answer.status}${refusal} carried record ${short(value)} in ${where} (first read on ${describeProvenance(provenance)} by ${origin.request})`,
-          reproduction: [answer.curl, origin.curl],
-        });
-        break;
-      }
-    }
+  for (const answer of answers) byPresenter[answer.scope.presenter] = (byPresenter[answer.scope.presenter] ?? 0) + 1;
+  for (const { answer, learned, shown } of sightingsOf(answers)) {
+    const crossed = [...learned.seen.values()].find((s) => crossing(answer.scope, s.provenance) === rule);
+    if (!crossed) continue;
+    const refusal = answer.status >= 400;
+    violations.push({
+      rule,
+      expected: `no record of ${describeProvenance(crossed.provenance)} in the answer to ${answer.request}${refusal ? ' (a refusal reveals nothing)' : ''}`,
+      received: `HTTP ${answer.status}${refusal ? ' (a refusal)' : ''} ${shown} (first read on ${describeProvenance(crossed.provenance)} by ${crossed.answer.request})`,
+      reproduction: [answer.curl, crossed.answer.curl],
+    });
   }
   return { violations, stats: { records, answers: answers.length, byPresenter, listings: [...listings].sort() } };
 }

@@ -52,6 +52,8 @@ export interface WatchedAnswer {
   learned?: { provenance: Provenance; records: unknown[] };
   /** Every other record-like object the answer carried (body, embedded JSON, headers), with where. */
   objects?: Array<{ where: string; value: Record<string, unknown> }>;
+  /** Text that may hold a record written out of JSON (XML, HTML, `id=… amount=…`): a text body, long strings, headers. */
+  texts?: Array<{ where: string; text: string }>;
   /** Where the answer gave a key back (never the key), when it did. */
   keyLeak?: string;
 }

@@ -136,6 +136,34 @@ function embedded(text: string): unknown[] {
   return out;
 }
 
+/** A text is kept up to this many characters. */
+const MAX_TEXT = 64 * 1024;
+/** Shorter strings and header values cannot hold a record's id and another of its fields. */
+const MIN_TEXT = 24;
+
+/**
+ * Where an answer may write a record out of JSON: a body that is not JSON, the long strings of a JSON body (a message
+ * that quotes a payment), the header values.
+ */
+function textsOf(e: Exchange): Array<{ where: string; text: string }> {
+  const out: Array<{ where: string; text: string }> = [];
+  const cut = (t: string) => (t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t);
+  if (e.json === undefined && e.text.length >= MIN_TEXT) out.push({ where: 'body', text: cut(e.text) });
+  if (e.json !== undefined) {
+    const strings: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string' && v.length >= MIN_TEXT) strings.push(v);
+      else if (Array.isArray(v)) for (const x of v) walk(x);
+      else if (isRow(v)) for (const x of Object.values(v)) walk(x);
+    };
+    walk(e.json);
+    if (strings.length > 0) out.push({ where: 'body (its strings)', text: cut(strings.join('\n')) });
+  }
+  const headers = Object.entries(e.headers).filter(([, v]) => v.length >= MIN_TEXT);
+  if (headers.length > 0) out.push({ where: 'headers', text: cut(headers.map(([n, v]) => `${n}: ${v}`).join('\n')) });
+  return out;
+}
+
 /** Keeps every answer of a worker's client for the run's provenance and key checks. */
 export class AnswerWatch {
   /** Records already kept, per provenance: a record is written once per process. */
@@ -191,6 +219,10 @@ export class AnswerWatch {
       for (const o of embedded(value)) collect(o, `header ${name}`, objects);
     }
     if (objects.length > 0) answer.objects = objects;
+    if (!learnable) {
+      const texts = textsOf(e);
+      if (texts.length > 0) answer.texts = texts;
+    }
     const t0 = performance.now();
     const leak = e.keyLeak;
     this.keyScanMs += performance.now() - t0;

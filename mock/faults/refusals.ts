@@ -5,11 +5,15 @@
  * right: only a suite that reads what every answer carries, and asks every value it learned everywhere, sees them.
  */
 import { listingKey } from '../data.ts';
+import { IDENTITY } from '../identity.ts';
 import type { Row } from '../store.ts';
 import { type Fault, fault } from './fault.ts';
 
 /** The last page the mock served, kept in a module-level variable that every request shares (a debugging aid). */
 let lastPage: readonly Row[] = [];
+
+/** The last payment the mock served on a test-mode listing, as an audit helper keeps it (state shared by requests). */
+let lastTestPayment: Row | undefined;
 
 /** The value of a query parameter in a raw query string, as the mock's parser reads it. */
 const param = (search: string, name: string) => new URLSearchParams(search).get(name);
@@ -51,6 +55,23 @@ export const REFUSAL_FAULTS: readonly Fault[] = [
       },
       error: (failure) => {
         if (failure.status === 401 && lastPage.length > 0) failure.carries = { field: 'lastResult', rows: lastPage };
+      },
+    },
+  ),
+  fault(
+    'revoked-401-names-last-payment',
+    'AUTH-REVOKED',
+    "a revoked key's 401 names the account's last payment in an X-Last-Activity header, as text (id=… amount=… status=…)",
+    {
+      page: (data, f) => {
+        if (f.access.mode === 'test' && data[0]) lastTestPayment = data[0];
+        return undefined;
+      },
+      headers: (h, f, status) => {
+        const p = lastTestPayment;
+        if (status !== 401 || f.presented !== IDENTITY.keys.revoked || !p) return;
+        h['X-Last-Activity'] =
+          `key revoked; last payment id=${p.id} amount=${p.amount} ${p.currency} status=${p.status}`;
       },
     },
   ),

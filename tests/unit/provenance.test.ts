@@ -175,6 +175,51 @@ describe('provenanceViolations over watched answers', () => {
   });
 });
 
+describe('a record written out as text (a run of fields)', () => {
+  const page = answer({
+    learned: { provenance: SANDBOX, records: [pay('pay_test_0001'), pay(7, { createdAt: '2026-01-02T03:04:05Z' })] },
+  });
+  const refusal = (
+    texts: Array<{ where: string; text: string }>,
+    request = 'GET /merchant/status (no Authorization header)',
+  ) =>
+    answer({
+      status: 401,
+      request,
+      scope: scope({ presenter: 'none', mode: undefined, endpoint: 'status', merchant: undefined }),
+      texts,
+    });
+  const missing = (texts: Array<{ where: string; text: string }>, request?: string) =>
+    provenanceViolations([page, refusal(texts, request)], 'AUTH-MISSING').violations;
+  test('XML, key=value and a header, beside a long string id', () => {
+    assert.equal(
+      missing([{ where: 'body', text: '<error><payment id="pay_test_0001"><amount>1200</amount></payment></error>' }])
+        .length,
+      1,
+    );
+    assert.equal(missing([{ where: 'headers', text: 'x-last: id=pay_test_0001 amount=1200 EUR' }]).length, 1);
+    assert.match(
+      missing([{ where: 'body', text: 'last: pay_test_0001 (COMPLETED)' }])[0]?.received ?? '',
+      /wrote record .* out as text in body: "…last: pay_test_0001 \(COMPLETED\)…"/,
+    );
+  });
+  test('an id alone, a longer number, values the request holds: no run of fields', () => {
+    assert.equal(missing([{ where: 'body', text: 'see pay_test_0001 for details' }]).length, 0);
+    assert.equal(missing([{ where: 'body', text: 'id=pay_test_0001 total=12000' }]).length, 0, '12000 is not 1200');
+    assert.equal(
+      missing(
+        [{ where: 'body', text: 'pay_test_0001 merchant msb_1' }],
+        'GET /payments/n1/merchant/msb_1/payments (no Authorization header)',
+      ).length,
+      0,
+    );
+  });
+  test('a small integer id needs three of its values beside it, one a long string', () => {
+    assert.equal(missing([{ where: 'body', text: 'request 7 failed: 1200 EUR COMPLETED' }]).length, 0);
+    assert.equal(missing([{ where: 'body', text: 'payment 7: 1200 EUR at 2026-01-02T03:04:05Z' }]).length, 1);
+  });
+});
+
 describe('what the answers could not show', () => {
   const stats = (listings: string[], records = 3) => ({ records, answers: 9, byPresenter: {}, listings });
   test('isolation needs records on both sides of its boundary', () => {

@@ -28,6 +28,15 @@ export const REFUSAL_PROBES: Record<string, Probe> = {
     assert.equal((c.body as unknown as { lastResult?: unknown }).lastResult, undefined);
     assert.deepEqual((f.body as unknown as { lastResult?: unknown }).lastResult, served.data, "another caller's page");
   },
+  'revoked-401-names-last-payment': async (p) => {
+    const served = (await page(p.faulty.url, SB, 'limit=1')).data[0];
+    const { c, f } = await p.both(list(SB), KEYS.revoked);
+    assert.deepEqual([c.status, f.status], [401, 401]);
+    assert.equal(c.headers.get('x-last-activity'), null);
+    assert.match(f.headers.get('x-last-activity') ?? '', new RegExp(`id=${served?.id} amount=${served?.amount} `));
+    const invalid = await call(p.faulty.url, list(SB), { key: `${KEYS.test}x` });
+    assert.equal(invalid.headers.get('x-last-activity'), null, 'the revoked key only');
+  },
   'status-filter-forgets-mode': async (p) => {
     const { c, f } = await p.both(list(LIVE, 'filter[status]=PENDING&limit=100'));
     assert.deepEqual([c.status, f.status], [200, 200]);
