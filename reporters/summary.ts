@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { WatchCost } from '../core/model/provenance.ts';
-import { RULES } from '../core/model/rules.ts';
+import { type Level, RULES } from '../core/model/rules.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import {
@@ -34,7 +34,7 @@ import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 export interface RuleRow {
   id: string;
   section: string;
-  level: string;
+  level: Level;
   verdict: RuleVerdict;
   cause?: Cause;
   evidence: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
-import { RULES } from '../../core/model/rules.ts';
+import { type Level, RULES } from '../../core/model/rules.ts';
 import type { Cause, Verdict } from '../../core/model/verdict.ts';
 import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
 import { writeSetUpReports } from '../../reporters/reports.ts';
@@ -17,7 +17,7 @@ beforeEach(() => {
   delete process.env.FC_SEED;
 });
 
-const rule = (id: string, verdict: Verdict, level = 'MUST', checks = 1, cause?: Cause): JudgedRule => ({
+const rule = (id: string, verdict: Verdict, level: Level = 'MUST', checks = 1, cause?: Cause): JudgedRule => ({
   id,
   level,
   verdict,
