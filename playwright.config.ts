@@ -8,17 +8,17 @@ import { mkdirSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { resetLedger } from './core/client/ledger.ts';
+import { openLedger, resetLedger } from './core/client/ledger.ts';
 import { WATCH_VAR } from './core/model/provenance.ts';
 import { describeInputs, describeTarget, TARGET_VAR, type TargetInfo, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
 import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
-import { heldByThisProcess, heldMessage, lockReports } from './core/run/reports-lock.ts';
 import { suiteVersion } from './core/run/suite.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
 import { BaselineError, readBaseline } from './reporters/baseline.ts';
 import { clearRun, RUN_OUTPUTS, writeSetUpReports } from './reporters/reports.ts';
+import { heldByThisProcess, heldMessage, lockReports } from './reporters/reports-lock.ts';
 import { shardFolder } from './reporters/rule-matrix.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
@@ -100,10 +100,12 @@ if (baselineFile) {
 const WORKERS = target.loopback ? 2 : 1;
 // The target as every report names it (global setup fills in the bundled mock's address once it listens).
 const info = targetInfo(target, suiteVersion());
+// One request ledger for the whole run (every worker, every restart): the budget and the count; the reporters that show
+// its counts get it from here.
+const LEDGER = resolve(REPORTS, RUN_OUTPUTS.ledger);
 if (isMainProcess && !listOnly) {
-  // One request ledger for the whole run (every worker, every restart): the budget and the count.
-  process.env.CONFORMANCE_LEDGER = resolve(REPORTS, RUN_OUTPUTS.ledger);
-  resetLedger(process.env.CONFORMANCE_LEDGER);
+  process.env.CONFORMANCE_LEDGER = LEDGER;
+  resetLedger(LEDGER);
   // Every request of the run, logged by each process into its own file here (core/client/request-log.ts); the rule
   // matrix assembles them into requests.ndjson and requests.har at the end.
   process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, RUN_OUTPUTS.requestLog);
@@ -146,10 +148,15 @@ export default defineConfig<object, { watchOf: string | undefined }>({
   metadata: facts,
   reporter: [
     // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
-    listOnly ? ['list'] : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
+    listOnly
+      ? ['list']
+      : [
+          own('./reporters/console.ts'),
+          { budget: target.maxRequests, maxRps: target.maxRps, ledger: openLedger({ CONFORMANCE_LEDGER: LEDGER }) },
+        ],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
     // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
-    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
+    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS, ledger: openLedger({ CONFORMANCE_LEDGER: LEDGER }) }],
     ['html', { outputFolder: resolve(REPORTS, RUN_OUTPUTS.html), open: 'never' }],
     ['json', { outputFile: resolve(REPORTS, RUN_OUTPUTS.results) }],
     [

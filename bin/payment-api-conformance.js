@@ -109,7 +109,7 @@ function replayFlags(tokens) {
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
 }
 
-/** The live run that holds a reports folder (core/run/reports-lock.ts writes its .run.lock), if another one does. */
+/** The live run that holds a reports folder (reporters/reports-lock.ts writes its .run.lock), if another one does. */
 function holderOf(dir) {
   try {
     const holder = JSON.parse(readFileSync(join(dir, '.run.lock'), 'utf8'));

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PROFILE_EXAMPLES } from '../core/run/config.ts';
+import { PROFILE_EXAMPLES } from '../core/model/target.ts';
 
 export const USAGE = `Usage: payment-api-conformance init [--profile ${PROFILE_EXAMPLES.join('|')}] [--force]`;
 

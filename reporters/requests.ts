@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoggedRequest } from '../core/client/request-log.ts';
+import type { LoggedRequest } from '../core/model/exchange.ts';
 import { redactAssembled } from '../core/model/secrets.ts';
 
 export const REQUESTS_FILE = 'requests.ndjson';

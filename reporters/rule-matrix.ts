@@ -16,11 +16,10 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { openLedger } from '../core/client/ledger.ts';
 import { today } from '../core/model/baseline.ts';
 import { WATCH_VAR, type WatchCost } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
-import { readPreflight, readTargetInfo } from '../core/model/run-context.ts';
+import { type LedgerCounts, NO_LEDGER, readPreflight, readTargetInfo } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
@@ -48,8 +47,12 @@ export default class RuleMatrixReporter implements Reporter {
   /** `playwright test --list`: nothing ran, so nothing is judged and no earlier result is overwritten. */
   private listOnly = false;
 
-  constructor(options: { outputDir?: string } = {}) {
+  /** The run's request ledger (playwright.config.ts hands it in): every request of the run, counted. */
+  private readonly ledger: LedgerCounts;
+
+  constructor(options: { outputDir?: string; ledger?: LedgerCounts } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
+    this.ledger = options.ledger ?? NO_LEDGER;
   }
 
   onBegin(config?: FullConfig, suite?: Suite): void {
@@ -141,7 +144,7 @@ export default class RuleMatrixReporter implements Reporter {
     const preflight = Number(process.env.CONFORMANCE_PREFLIGHT_REQUESTS ?? 0);
     // The ledger counts every request of the run (retries, and checks whose worker was replaced);
     // without one, the checks' own counts.
-    const ledger = openLedger();
+    const ledger = this.ledger;
     const requests = ledger.sent() || records.reduce((n, r) => n + r.requests, 0) + preflight;
     const summary = summarize(records, {
       seed: runSeed(),

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
-import { runSuite } from '../tests/support/run-suite.ts';
+import { runSuite } from './run-suite.ts';
 
 /**
  * The titles of the checks in specs/ (a test title starts with a rule id), as written: a title written as a template

@@ -39,8 +39,8 @@ import { runReports } from '../tests/e2e/reports.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { scanRequestMethods } from '../tests/support/methods.ts';
-import { runSuite } from '../tests/support/run-suite.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
+import { runSuite } from './run-suite.ts';
 
 interface Stage {
   name: string;

@@ -12,7 +12,6 @@ import {
   defaultLimitViolation,
   echoViolation,
   emptyViolation,
-  limitInForce,
   pageBasis,
   sizeViolation,
 } from '../checks/envelope.ts';
@@ -30,6 +29,7 @@ import {
   describeListing,
   describeRequest,
   identity,
+  limitInForce,
   liveListing,
   MAX_LIMIT,
   type PageRequest,

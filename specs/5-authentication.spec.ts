@@ -5,6 +5,7 @@
  * judge them with the oracle of checks/access.ts; each check covers the requests whose answer its rule fixes.
  */
 
+import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import {
   firstViolation,
   keyLeakViolation,
@@ -14,14 +15,14 @@ import {
   unknownPathViolation,
 } from '../checks/auth.ts';
 import { keyFormatViolation } from '../checks/keys.ts';
-import { isLiveKey } from '../checks/schemas.ts';
+import { merchantId } from '../core/generate/access-cases.ts';
 import { SCHEMES } from '../core/generate/auth-header.ts';
 import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../core/generate/key-mutations.ts';
-import { type Auth, asKey, NO_AUTH } from '../core/model/credentials.ts';
+import { type Auth, asKey, isLiveKey, NO_AUTH } from '../core/model/credentials.ts';
 import { paymentsPath, STATUS_PATH } from '../core/model/listing.ts';
 import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty, merchantId } from '../core/run/access-property.ts';
+import { accessProperty } from '../core/run/access-property.ts';
 import { NotRun } from '../core/run/check.ts';
 import { servedSpellings } from '../core/run/spellings.ts';
 import { type CheckContext, type Need, settle, test } from '../fixtures/test.ts';
@@ -35,7 +36,7 @@ const unknownPaths = (t: Target) => [
 
 /** The access-matrix property of the check's own rule. */
 const matrix = async (ctx: CheckContext) => {
-  await accessProperty(ctx);
+  await accessProperty(ctx, ACCESS_ORACLE);
 };
 
 test.describe('§2, §5.1 The configured keys', () => {

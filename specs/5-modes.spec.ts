@@ -3,8 +3,9 @@
  * (the access matrix, fixtures/access.ts) — and that listings of different modes or merchants never share a record,
  * under every filter and sort. Read with reading.md "Keys, modes, merchants".
  */
+import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import { allowedViolation, firstViolation, otherModeViolation } from '../checks/auth.ts';
-import { type IsolatedListing, sharedRecordsViolation } from '../checks/isolation.ts';
+import { sharedRecordsViolation } from '../checks/isolation.ts';
 import { asKey } from '../core/model/credentials.ts';
 import {
   describeListing,
@@ -14,6 +15,7 @@ import {
   SELECTIONS,
   withSelection,
 } from '../core/model/listing.ts';
+import type { IsolatedListing } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
@@ -27,7 +29,7 @@ const sandboxMerchants = (target: Target) =>
 
 /** The access-matrix property of the check's own rule. */
 const matrix = async (ctx: CheckContext) => {
-  await accessProperty(ctx);
+  await accessProperty(ctx, ACCESS_ORACLE);
 };
 
 test.describe('§5.5, §5.6 Which key may list which merchant', () => {

@@ -10,12 +10,13 @@
  * configuration can read, and every status seen on any of them asked on every listing by every key allowed to list it
  * (an empty answer is then evidence, not nothing to check).
  */
-import { statusCounts } from '../checks/filter.ts';
+
 import { keyLeakViolations, type ProvenanceRule, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { asKey } from '../core/model/credentials.ts';
 import { type Listing, MAX_LIMIT, readableListings, withSelection } from '../core/model/listing.ts';
 import type { Presenter, WatchedAnswer } from '../core/model/provenance.ts';
+import { statusCounts } from '../core/model/result-set.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';

@@ -13,6 +13,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Auth, authLabel, KEY_VARS } from '../model/credentials.ts';
 import type { SafeMethod } from '../model/endpoints.ts';
+import type { LoggedRequest } from '../model/exchange.ts';
 import { redact } from '../model/secrets.ts';
 
 /** One attempt on the wire, as the client's observer sees it (ApiClient's `onExchange`). */
@@ -31,32 +32,6 @@ export interface WireExchange {
 }
 
 export type ExchangeObserver = (e: WireExchange) => void;
-
-/** A line of requests.ndjson: one request, secret-free. */
-export interface LoggedRequest {
-  /** ISO time it was sent. */
-  time: string;
-  ms: number;
-  /** The check that sent it (its title), `preflight` for global setup's, null outside any check. */
-  check: string | null;
-  rule: string | null;
-  /** Playwright's id of the check's test (ties the line to its record). */
-  test: string | null;
-  method: SafeMethod;
-  url: string;
-  /** The slot of the key it carried (`API_TEST_KEY`), `literal` for a made-up credential, `none` without one. */
-  key: string;
-  /** The Authorization header as words: `Authorization: Bearer $API_TEST_KEY`, `no Authorization header`. */
-  authorization: string;
-  status: number | null;
-  error?: string;
-  headers: Record<string, string>;
-  /** The body, redacted, up to BODY_LIMIT characters. */
-  body: string;
-  /** The body's length in characters (before it was cut). */
-  bodyLength: number;
-  truncated: boolean;
-}
 
 /** Characters of a response body kept in the log. */
 export const BODY_LIMIT = 4096;

@@ -17,7 +17,7 @@
  * the same grammar for the property phase.
  */
 import fc from 'fast-check';
-import type { Around, Auth, HeaderSpelling, KeySlot } from '../model/credentials.ts';
+import { type Around, type Auth, type HeaderSpelling, type KeySlot, VALID_SLOTS } from '../model/credentials.ts';
 
 /** A class of one part of the header: its name (in the record's notes) and the text it puts there. */
 interface Named {
@@ -75,9 +75,6 @@ export function arounds(slot: KeySlot, other?: KeySlot): Around[] {
   ];
   return list.filter((a) => a !== undefined);
 }
-
-/** The keys a target accepts as issued (revoked and rotated-out ones are refused). */
-const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
 
 /** Another valid key than `slot`'s, for a second credential that is a key (none when no other value is configured). */
 export function otherValidKey(keys: Partial<Record<KeySlot, string>>, slot: KeySlot): KeySlot | undefined {

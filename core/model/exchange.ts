@@ -89,3 +89,29 @@ const doubleQuoted = (s: string) => s.replace(/[\\"$`]/g, '\\$&').replace(/\t/g,
 /** `content-type` → `Content-Type`, as the spec writes header names. */
 const canonicalName = (name: string) =>
   name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** A line of requests.ndjson: one request, secret-free. */
+export interface LoggedRequest {
+  /** ISO time it was sent. */
+  time: string;
+  ms: number;
+  /** The check that sent it (its title), `preflight` for global setup's, null outside any check. */
+  check: string | null;
+  rule: string | null;
+  /** Playwright's id of the check's test (ties the line to its record). */
+  test: string | null;
+  method: SafeMethod;
+  url: string;
+  /** The slot of the key it carried (`API_TEST_KEY`), `literal` for a made-up credential, `none` without one. */
+  key: string;
+  /** The Authorization header as words: `Authorization: Bearer $API_TEST_KEY`, `no Authorization header`. */
+  authorization: string;
+  status: number | null;
+  error?: string;
+  headers: Record<string, string>;
+  /** The body, redacted, up to BODY_LIMIT characters. */
+  body: string;
+  /** The body's length in characters (before it was cut). */
+  bodyLength: number;
+  truncated: boolean;
+}

@@ -99,3 +99,17 @@ export const readTargetInfo = (env: NodeJS.ProcessEnv = process.env): TargetInfo
 /** The preflight's report, as global setup published it; undefined before it ran (or outside a run). */
 export const readPreflight = (env: NodeJS.ProcessEnv = process.env): PreflightReport | undefined =>
   readJson(env, PREFLIGHT_VAR, (v) => isObject(v) && typeof v.verdict === 'string' && Array.isArray(v.problems));
+
+/**
+ * What a reporter reads of the run's request ledger (core/client/ledger.ts keeps it for every worker): the requests
+ * sent, those that failed in transport, and the pace in force. playwright.config.ts hands the run's ledger to the
+ * reporters that show it (the console's progress line, the rule matrix's count); none opens it itself.
+ */
+export interface LedgerCounts {
+  sent(): number;
+  transportFailures(): number;
+  pace(): { learnedRps?: number; pausedUntil?: number };
+}
+
+/** The counts of a run without a ledger (a reporter in a unit test): nothing sent. */
+export const NO_LEDGER: LedgerCounts = { sent: () => 0, transportFailures: () => 0, pace: () => ({}) };

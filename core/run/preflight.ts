@@ -18,8 +18,8 @@
  * merchant found by one key and not by another (MODE-TEST-LIVE, MODE-LIVE-LIVE, MODE-TEST-SANDBOX).
  */
 import { ApiClient, BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
-import { type Auth, asKey, KEY_VARS, type KeySlot, NO_AUTH } from '../model/credentials.ts';
-import type { Exchange } from '../model/exchange.ts';
+import { type Auth, asKey, KEY_VARS, type KeySlot, NO_AUTH, VALID_SLOTS } from '../model/credentials.ts';
+import { type Exchange, is2xx } from '../model/exchange.ts';
 import { paymentsPath, STATUS_PATH } from '../model/listing.ts';
 import type { PreflightReport } from '../model/run-context.ts';
 import type { Target } from '../model/target.ts';
@@ -80,10 +80,6 @@ export interface PreflightFacts {
   liveSlots?: KeySlot[];
 }
 
-/** The valid keys a preflight tries (revoked and old keys are meant to be refused). */
-export const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
-
-const is2xx = (s: number) => s >= 200 && s < 300;
 const isRedirect = (s: Seen): s is Extract<Seen, { kind: 'answer' }> & { location: string } =>
   s.kind === 'answer' && s.status >= 300 && s.status < 400 && !!s.location;
 

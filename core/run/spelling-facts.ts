@@ -4,10 +4,10 @@
  * target serves it, whether it resolved it to the merchant the id names, and the records of the canonical listings
  * to compare with. Every request goes through the one client.
  */
-import type { MerchantRole } from '../../checks/access-oracle.ts';
-import type { SpellingFacts } from '../../checks/merchant-spellings.ts';
+
 import type { ApiClient } from '../client/http.ts';
 import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '../generate/merchant-spellings.ts';
+import type { MerchantRole, SpellingFacts } from '../model/access.ts';
 import { type Auth, asKey } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
 import { identity, MAX_LIMIT, type PageRequest, readEnvelope, requestQuery } from '../model/listing.ts';

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { paymentsPath } from '../../core/model/listing.ts';
 import { redact, registerSecret } from '../../core/model/secrets.ts';
 import { IDENTITY, startMock as startMockServer } from '../../mock/index.ts';
-import { runSuite } from '../../tests/support/run-suite.ts';
+import { runSuite } from '../run-suite.ts';
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
 export const RECORD = { seconds: 5.17, date: '2026-11-22' };
@@ -206,7 +206,7 @@ function suiteEnv(dir: string, port?: number): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(env), ...mock, CONFORMANCE_REPORTS_DIR: dir };
 }
 
-/** The full run, as a user starts it (tests/support/run-suite.ts): output (redacted) in <dir>/bench-output.log. */
+/** The full run, as a user starts it (scripts/run-suite.ts): output (redacted) in <dir>/bench-output.log. */
 async function conformance(dir: string, port: number): Promise<Run> {
   const cpu0 = childrenCpuSeconds();
   const done = await runSuite(suiteEnv(dir, port), { timeoutMs: 300_000 });

@@ -11,7 +11,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 
 /** Rules whose checks compare two or more reads of the target. */
 export const READ_COMPARING = [

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
 import { type MockEnv, type RunningMock, startMock, TEST_CA } from '../../mock/index.ts';
-import { runSuite, type SuiteRun } from '../support/run-suite.ts';
+import { runSuite, type SuiteRun } from '../../scripts/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
 import { busiestWindow } from '../support/windows.ts';
 

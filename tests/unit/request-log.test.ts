@@ -16,12 +16,12 @@ import {
   BODY_LIMIT,
   beginCheck,
   endCheck,
-  type LoggedRequest,
   logEntry,
   openRequestLog,
   type WireExchange,
 } from '../../core/client/request-log.ts';
 import { asKey, NO_AUTH } from '../../core/model/credentials.ts';
+import type { LoggedRequest } from '../../core/model/exchange.ts';
 import { registerSecret } from '../../core/model/secrets.ts';
 import { orderRequests, toHar, writeRequestLog } from '../../reporters/requests.ts';
 import { closedPort } from '../support/hostile-targets.ts';
