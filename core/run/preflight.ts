@@ -126,13 +126,28 @@ const hostOf = (url: string) => {
 
 const swapScheme = (base: string, scheme: 'http' | 'https') => base.replace(/^https?:/, `${scheme}:`);
 
-/** The preflight's decision from what its requests saw. Pure. */
-export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' | 'latencyMs'> {
-  const { probes, baseURL } = facts;
-  const notes = notesOf(probes);
-  const go = { verdict: 'go' as const, problems: [], notes };
+/** A decision that stops the run, without the notes every decision carries. */
+type Refusal = Omit<PreflightReport, 'requests' | 'latencyMs' | 'notes'>;
+type Answered = Probe & { seen: Extract<Seen, { kind: 'answer' }> };
 
-  // 1. No answer: unreachable, or a scheme the target does not speak.
+/**
+ * The preflight's decision from what its requests saw, in order: no answer, a redirect, not the API, keys refused on
+ * both endpoints, merchants no accepted key finds. The first that holds decides. Pure.
+ */
+export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' | 'latencyMs'> {
+  const notes = notesOf(facts.probes);
+  const answers = facts.probes.filter((p): p is Answered => p.seen.kind === 'answer');
+  const refusal =
+    noAnswer(facts) ??
+    redirected(facts) ??
+    (answers.length === 0
+      ? undefined
+      : (notTheApi(facts, answers) ?? refusedKeys(facts, answers) ?? unknownMerchants(facts, answers)));
+  return refusal ? { ...refusal, notes } : { verdict: 'go', problems: [], notes };
+}
+
+/** No answer: unreachable, or a scheme the target does not speak. */
+function noAnswer({ probes, baseURL }: PreflightFacts): Refusal | undefined {
   const failed = probes.find((p) => p.seen.kind === 'failed');
   if (failed && failed.seen.kind === 'failed') {
     const f = failed.seen;
@@ -143,7 +158,6 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
         problems: [
           `Target ${baseURL} is unreachable, no check was run: it speaks plain HTTP, not TLS (the TLS handshake failed: ${f.code === 'EPROTO' ? 'wrong version number' : (f.code ?? 'closed')}); use http://: API_BASE_URL=${fix}`,
         ],
-        notes,
       };
     }
     if (f.speaks === 'https') {
@@ -156,7 +170,6 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
         problems: [
           `Target ${baseURL} is unreachable, no check was run: it speaks TLS, not plain HTTP (the connection was closed: ${f.code ?? 'reset'}); use https://: API_BASE_URL=${fix}${trust}`,
         ],
-        notes,
       };
     }
     const how = f.timeout || f.code === 'ECONNRESET' ? 'does not answer' : 'is unreachable';
@@ -164,11 +177,14 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
     return {
       verdict: 'unreachable',
       problems: [`Target ${baseURL} ${how}, no check was run${first}. ${f.reason}`],
-      notes,
     };
   }
 
-  // 2. A redirect, never followed.
+  return undefined;
+}
+
+/** A redirect, never followed. */
+function redirected({ probes, baseURL }: PreflightFacts): Refusal | undefined {
   const redirected = probes.find((p) => isRedirect(p.seen));
   if (redirected && isRedirect(redirected.seen)) {
     const location = redirected.seen.location;
@@ -182,16 +198,19 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
       problems: [
         `Target ${baseURL} answers ${asked(redirected)} with a redirect, HTTP ${redirected.seen.status} to ${location}${elsewhere}; the suite follows no redirect (a key must never go to another host): ${fix}.`,
       ],
-      notes,
     };
   }
 
-  const answers = probes.filter(
-    (p): p is Probe & { seen: Extract<Seen, { kind: 'answer' }> } => p.seen.kind === 'answer',
-  );
-  if (answers.length === 0) return go;
+  return undefined;
+}
 
-  // 3. Not the API: nothing answered JSON, or /merchant/status is not there for any key.
+/** The keyed answers of one endpoint. */
+const keyed = (answers: Answered[], endpoint: Probe['endpoint']) =>
+  answers.filter((p) => p.endpoint === endpoint && p.auth !== 'none');
+
+/** Not the API: nothing answered JSON, or /merchant/status is not there for any key. */
+function notTheApi(facts: PreflightFacts, answers: Answered[]): Refusal | undefined {
+  const { baseURL } = facts;
   if (!answers.some((p) => p.seen.body === 'json' || p.seen.body === 'json-bom')) {
     const first = answers[0] as (typeof answers)[number];
     return {
@@ -199,12 +218,10 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
       problems: [
         `Target ${baseURL} is not the payment API: ${asked(first)} answered ${describeAnswer(first.seen)}, and none of its ${answers.length} answer(s) was JSON. ${BASE_URL_SHAPE}.`,
       ],
-      notes,
     };
   }
-  const keyed = (endpoint: Probe['endpoint']) => answers.filter((p) => p.endpoint === endpoint && p.auth !== 'none');
-  const statusKeyed = keyed('status');
-  const listed = keyed('list');
+  const statusKeyed = keyed(answers, 'status');
+  const listed = keyed(answers, 'list');
   if (
     statusKeyed.length > 0 &&
     statusKeyed.every((p) => p.seen.status === 404) &&
@@ -219,11 +236,15 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
       problems: [
         `Target ${baseURL} answers 404 to GET ${STATUS_PATH} for every key (${names}): API_BASE_URL's path is not where the API is.${fix}`,
       ],
-      notes,
     };
   }
 
-  // 4. Keys refused on both endpoints.
+  return undefined;
+}
+
+/** Keys refused with 401 on both endpoints, while another is accepted (or every one is refused). */
+function refusedKeys({ baseURL }: PreflightFacts, answers: Answered[]): Refusal | undefined {
+  const statusKeyed = keyed(answers, 'status');
   const slots = [...new Set(statusKeyed.map((p) => p.auth as KeySlot))];
   const answerOf = (slot: KeySlot, endpoint: Probe['endpoint']) =>
     answers.find((p) => p.auth === slot && p.endpoint === endpoint)?.seen.status;
@@ -248,11 +269,17 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
         (s) =>
           `${KEY_VARS[s]} is refused with 401 on both endpoints (${STATUS_PATH} and its merchant's listing)${others} Set ${KEY_VARS[s]} to a current key of this environment.`,
       ),
-      notes,
     };
   }
 
-  // 5. Merchants no accepted key finds.
+  return undefined;
+}
+
+/** Merchants no accepted key of their mode finds. */
+function unknownMerchants(facts: PreflightFacts, answers: Answered[]): Refusal | undefined {
+  const listed = keyed(answers, 'list');
+  const answerOf = (slot: KeySlot, endpoint: Probe['endpoint']) =>
+    answers.find((p) => p.auth === slot && p.endpoint === endpoint)?.seen.status;
   const problems: string[] = [];
   for (const variable of ['SANDBOX_MERCHANT_ID', 'LIVE_MERCHANT_ID', 'OTHER_SANDBOX_MERCHANT_ID'] as const) {
     const id = facts.merchants[variable];
@@ -274,8 +301,7 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
       `${variable}=${id} is not found: ${keys.join(' and ')}, accepted by ${STATUS_PATH}, get${keys.length > 1 ? '' : 's'} 404 on its listing. Set ${variable} to a merchant of ${keys.length > 1 ? "those keys'" : "that key's"} account.`,
     );
   }
-  if (problems.length > 0) return { verdict: 'configuration', problems, notes };
-  return go;
+  return problems.length > 0 ? { verdict: 'configuration', problems } : undefined;
 }
 
 /** What the reader should know that does not stop the run. */
