@@ -249,7 +249,7 @@ if (passthrough.includes('--list')) {
   process.exit(await new Promise((done) => listing.on('exit', (code) => done(code ?? EXIT.inconclusive))));
 }
 // The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
-// (reporters/rule-matrix.ts, shardFolder).
+// (reporters/end-of-run.ts; its folder: core/model/outputs.json).
 const shard = shardOf(passthrough);
 const matrix = resolve(reports, ...(shard ? [`shard-${shard.current}-of-${shard.total}`] : []), 'conformance.json');
 rmSync(matrix, { force: true });

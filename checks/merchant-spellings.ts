@@ -14,7 +14,6 @@ import {
 } from '../core/model/access.ts';
 import type { KeySlot } from '../core/model/credentials.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
-import type { PageRequest } from '../core/model/listing.ts';
 import { accessViolation, expectedAccess } from './access-oracle.ts';
 import { sharedRecordsViolation } from './isolation.ts';
 

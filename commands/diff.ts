@@ -9,9 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXIT_CODES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
 import { headline, type RuleRow, type Summary } from '../reporters/summary.ts';
 import { mergeResults, read, resultFiles } from './merge.ts';
 

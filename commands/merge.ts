@@ -7,12 +7,13 @@
  * the shards' baseline if they had one, and exits with the merged outcome's code. Each check keeps the lines of its
  * requests in its own shard's request log, and names that log (`requestLog`, relative to the merged reports folder).
  */
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXIT_CODES, REPORT_FILES, SHARD_FOLDER } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
 import { writeReports } from '../reporters/reports.ts';
 import { consoleTable, requestLogOf, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
 
@@ -23,10 +24,10 @@ export function resultFiles(path: string): string[] {
   if (!existsSync(path)) throw new Error(`${path} does not exist`);
   if (statSync(path).isFile()) return [path];
   const shards = readdirSync(path)
-    .filter((d) => /^shard-\d+-of-\d+$/.test(d) && existsSync(join(path, d, 'conformance.json')))
-    .map((d) => join(path, d, 'conformance.json'));
+    .filter((d) => SHARD_FOLDER.test(d) && existsSync(join(path, d, REPORT_FILES.json)))
+    .map((d) => join(path, d, REPORT_FILES.json));
   if (shards.length > 0) return shards;
-  const own = join(path, 'conformance.json');
+  const own = join(path, REPORT_FILES.json);
   if (existsSync(own)) return [own];
   throw new Error(`${path} holds no conformance.json (nor shard folders with one)`);
 }
@@ -131,6 +132,8 @@ export async function main(args: string[]): Promise<number> {
   writeReports(dir, merged);
   const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
   console.log(`Merged ${results.length} result(s): ${shown}`);
-  console.log(redact(consoleTable(merged, relative(process.cwd(), join(dir, 'conformance.md')) || 'conformance.md')));
+  console.log(
+    redact(consoleTable(merged, relative(process.cwd(), join(dir, REPORT_FILES.markdown)) || REPORT_FILES.markdown)),
+  );
   return merged.outcome.exitCode;
 }

@@ -3,8 +3,8 @@
  * requirement — as a table or as JSON. It runs nothing, reads no target and writes nothing.
  */
 import { parseArgs } from 'node:util';
+import { EXIT_CODES } from '../core/model/outputs.ts';
 import { RULES } from '../core/model/rules.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
 
 export const USAGE = 'Usage: payment-api-conformance rules [--json]   (also: payment-api-conformance --list-rules)';
 

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
-import { type LedgerCounts, NO_LEDGER, readPreflight } from '../core/model/run-context.ts';
+import { type LedgerCounts, NO_LEDGER, readRun } from '../core/model/run-context.ts';
 import { CHECK_COSTS, PROGRESS_EVERY_MS, progressLine, requestsLeft } from './progress.ts';
 import { recordOfResult } from './records.ts';
 
@@ -107,7 +107,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
     const sent = ledger.sent();
     // What the running checks sent so far: the run's requests less the preflight's and the ended checks'.
     const ended = this.finished.reduce((n, f) => n + f.requests, 0);
-    const inFlight = sent - (readPreflight()?.requests ?? 0) - ended;
+    const inFlight = sent - (readRun()?.preflight?.requests ?? 0) - ended;
     const line = progressLine({
       elapsedMs: Date.now() - this.started,
       sent,

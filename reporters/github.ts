@@ -3,9 +3,11 @@
  * failing MUST rule becomes one `::error` annotation (an expired baseline entry too; a fixed one a `::notice`), so a
  * reader of the workflow run sees the verdict without opening an artifact.
  */
+
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeEntry } from '../core/model/baseline.ts';
+import { REPORT_FILES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { Summary } from './summary.ts';
 
@@ -36,5 +38,5 @@ export function reportToGitHub(s: Summary, dir: string, env: NodeJS.ProcessEnv =
   if (env.GITHUB_ACTIONS !== 'true') return;
   for (const line of annotations(s)) console.log(line);
   const summaryFile = env.GITHUB_STEP_SUMMARY?.trim();
-  if (summaryFile) appendFileSync(summaryFile, `${readFileSync(join(dir, 'conformance.md'), 'utf8')}\n`);
+  if (summaryFile) appendFileSync(summaryFile, `${readFileSync(join(dir, REPORT_FILES.markdown), 'utf8')}\n`);
 }

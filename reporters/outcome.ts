@@ -1,6 +1,6 @@
 /**
  * The run's outcome and exit code, decided from the rule matrix alone (never from Playwright's exit code),
- * so every way of running the suite agrees: the rule-matrix reporter writes it into conformance.json, and
+ * so every way of running the suite agrees: the end-of-run reporter writes it into conformance.json, and
  * `payment-api-conformance` exits with its code.
  *   0 conformant:        every MUST check that ran passed, and each selected one ran
  *   1 nonconformant:     a rule failed (its disposition, core/model/disposition.ts: a MUST rule; with
@@ -11,19 +11,12 @@
  *                        every MUST check ran, or a MUST check ended inconclusive (the data changed under it)
  * A failure outranks everything: a rule seen broken is broken, even if the target went away afterwards.
  */
+
 import type { FullResult } from '@playwright/test/reporter';
 import { disposition } from '../core/model/disposition.ts';
+import { EXIT_CODES, type OutcomeResult } from '../core/model/outputs.ts';
 import type { Level } from '../core/model/rules.ts';
 import type { Cause, RuleVerdict } from '../core/model/verdict.ts';
-
-export type OutcomeResult = 'conformant' | 'nonconformant' | 'bad configuration' | 'inconclusive';
-
-export const EXIT_CODES: Readonly<Record<OutcomeResult, 0 | 1 | 2 | 3>> = {
-  conformant: 0,
-  nonconformant: 1,
-  'bad configuration': 2,
-  inconclusive: 3,
-};
 
 export interface Outcome {
   result: OutcomeResult;
@@ -42,7 +35,7 @@ export interface Outcome {
   likelyCauses?: string[];
 }
 
-/** The part of a rule-matrix row the outcome reads. */
+/** The part of a rule's row of the rule matrix the outcome reads. */
 export interface JudgedRule {
   id: string;
   level: Level;

@@ -1,10 +1,14 @@
 /**
  * The rule matrix of a run, from its checks' records: one row per rule of the catalogue (the most telling verdict of
  * its checks, one line of evidence, notes, requests), the run's outcome, and the files and console lines that show
- * them (conformance.json, conformance.md). The rule-matrix reporter summarises one run; `payment-api-conformance
+ * them (conformance.json, conformance.md). The end-of-run reporter summarises one run; `payment-api-conformance
  * merge` summarises the records of several shards as one.
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BaselineInput } from '../core/model/baseline.ts';
+import { REPORT_FILES } from '../core/model/outputs.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
 import { type Level, RULES } from '../core/model/rules.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
@@ -18,7 +22,6 @@ import {
   ruleVerdictOf,
 } from '../core/model/verdict.ts';
 import {
-  type BaselineInput,
   type Deviations,
   expiredLine,
   expiredLines,
@@ -110,8 +113,7 @@ export interface SetUpRun {
  */
 export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
   const requests = run.requests ?? 0;
-  return {
-    schemaVersion: SCHEMA_VERSION,
+  const info: RunInfo = {
     seed: run.seed ?? null,
     status: 'not started',
     durationSeconds: run.durationSeconds ?? 0,
@@ -122,15 +124,26 @@ export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
     strict: false,
     shard: null,
     target: run.target ?? null,
-    outcome: badConfiguration(problems),
-    verdicts: {},
-    rules: [],
-    checks: [],
   };
+  return summarize([], info, problems);
 }
 
-/** The rule matrix of these records. */
-export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
+/**
+ * The rule matrix of these records. A run refused at its set-up (`refusedBy`, its problems) judged no rule: its
+ * outcome is "bad configuration" (exit 2), decided by the problems, with no row.
+ */
+export function summarize(records: readonly CheckRecord[], info: RunInfo, refusedBy?: string[]): Summary {
+  if (refusedBy) {
+    const { baseline: _unjudged, ...run } = info;
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      ...run,
+      outcome: badConfiguration(refusedBy),
+      verdicts: {},
+      rules: [],
+      checks: [],
+    };
+  }
   // Known deviations are marked on their records first (reporters/baseline.ts): the rows, the outcome and every
   // report read the marks.
   const judged = info.baseline ? judgeBaseline(records, info.baseline, info.seed) : undefined;
@@ -190,8 +203,8 @@ export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[
 /** Writes conformance.json and conformance.md into `dir`, secret-free. */
 export function writeSummary(dir: string, summary: Summary): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
-  writeFileSync(`${dir}/conformance.md`, redact(markdown(summary)));
+  writeFileSync(join(dir, REPORT_FILES.json), redact(`${JSON.stringify(summary, null, 2)}\n`));
+  writeFileSync(join(dir, REPORT_FILES.markdown), redact(markdown(summary)));
 }
 
 const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
@@ -251,7 +264,7 @@ export function baselineLines(d: Deviations | undefined, withKnown = false): str
 }
 
 /** The request log of a check, relative to the reports folder: its own (a merged shard's), or the run's. */
-export const requestLogOf = (c: Pick<CheckRecord, 'requestLog'>): string => c.requestLog ?? 'requests.ndjson';
+export const requestLogOf = (c: Pick<CheckRecord, 'requestLog'>): string => c.requestLog ?? REPORT_FILES.requests;
 
 /** `requests.ndjson lines 120–160`: where a check's requests are, when the run logged them. */
 export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines' | 'requestLog'>): string | undefined =>

@@ -93,11 +93,14 @@ function askEverywhere(ctx: CheckContext): Promise<string> {
   return done;
 }
 
+/** Where this project's processes keep the answers they watched (the fixture option watchDir). */
+const watchDir = () => (test.info().project.use as { watchDir?: string }).watchDir;
+
 /** The answers to judge: the watched project's (the checks) and this project's own. */
 function answersOfTheRun() {
   const info = test.info();
   const watched = (info.project.use as { watchOf?: string }).watchOf;
-  return readWatchedAnswers([info.project.name, ...(watched ? [watched] : [])]);
+  return readWatchedAnswers([info.project.name, ...(watched ? [watched] : [])], watchDir());
 }
 
 let judged: { learned: Promise<string>; answers: WatchedAnswer[] } | undefined;
@@ -108,7 +111,7 @@ async function everyAnswer(ctx: CheckContext): Promise<{ learned: string; answer
     await learned;
     const t0 = performance.now();
     judged = { learned, answers: answersOfTheRun() };
-    addWatchCost({ judgeMs: performance.now() - t0 });
+    addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
   }
   return { learned: await learned, answers: judged.answers };
 }
@@ -139,7 +142,7 @@ const traced = (rule: ProvenanceRule, needs: Need[] = []) =>
       const { learned, answers } = await everyAnswer(ctx);
       const t0 = performance.now();
       const { violations, stats } = provenanceViolations(answers, rule);
-      addWatchCost({ judgeMs: performance.now() - t0 });
+      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
       assertNone(violations);
       const asked = PRESENTERS[rule].reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
@@ -158,7 +161,7 @@ test.describe('§5.9 No answer gives a key back', () => {
       const { answers } = await everyAnswer(ctx);
       const t0 = performance.now();
       const leaks = keyLeakViolations(answers);
-      addWatchCost({ judgeMs: performance.now() - t0 });
+      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${answers.length} answers of the run scanned`);
       assertNone(leaks);
     }),

@@ -35,6 +35,14 @@ export interface BaselineEntry {
   found?: { seed: number; drawn: boolean };
 }
 
+/** The baseline a run was judged against: its file, its entries and the date that decided expiry. */
+export interface BaselineInput {
+  file: string;
+  entries: BaselineEntry[];
+  /** YYYY-MM-DD: the day of the run. */
+  date: string;
+}
+
 /** A baseline file that cannot be used: every problem, one line each (entries by their position, from 1). */
 export class BaselineError extends Error {
   constructor(

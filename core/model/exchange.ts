@@ -13,6 +13,19 @@ import type { SafeMethod } from './endpoints.ts';
 export type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
 export type QueryPairs = QueryPair[];
 
+/**
+ * What a request was sent for: the check (its title, its rule, Playwright's test id, which ties the request to the
+ * check's record), or the preflight's requests (`preflight`, no rule, no test). The client tags every exchange with it.
+ */
+export interface RequestTag {
+  check: string;
+  rule: string | null;
+  test: string | null;
+}
+
+/** The tag of the preflight's requests (global setup, before any check). */
+export const PREFLIGHT_TAG: RequestTag = { check: 'preflight', rule: null, test: null };
+
 export interface Exchange {
   readonly method: SafeMethod;
   readonly url: string;
@@ -34,6 +47,8 @@ export interface Exchange {
   readonly keyLeak: string | undefined;
   /** Present when the body was longer than the suite reads (5 MB): `text` is its first part. */
   readonly truncated?: true;
+  /** What it was sent for (the check, or the preflight); absent outside a check. */
+  readonly sentFor?: RequestTag;
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;

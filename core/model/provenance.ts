@@ -56,9 +56,6 @@ export interface WatchedAnswer {
   keyLeak?: string;
 }
 
-/** The environment variable that names the run's folder of watched answers (one file per process). */
-export const WATCH_VAR = 'CONFORMANCE_WATCH';
-
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */
 export interface WatchCost {
   /** Answers kept. */

@@ -401,22 +401,28 @@ export function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Arra
 
 const authOf = (slot: 'none' | KeySlot): Auth => (slot === 'none' ? NO_AUTH : asKey(slot));
 
+/** A client of the preflight's for a target (global setup hands in the run's: its ledger, its request log, tagged). */
+export type PreflightClient = (target: Target) => ApiClient;
+
 /** Sends the preflight's requests (stopping at the first that fails or redirects) and decides. */
-export async function runPreflight(target: Target): Promise<PreflightReport> {
-  const api = new ApiClient(target);
+export async function runPreflight(
+  target: Target,
+  client: PreflightClient = (t) => new ApiClient(t),
+): Promise<PreflightReport> {
+  const api = client(target);
   const probes: Probe[] = [];
   let answeringBase: string | undefined;
   try {
     for (const step of plan(target)) {
       const { query, ...probe } = step;
-      const seen = await ask(api, target, step.path, authOf(step.auth), query);
+      const seen = await ask(api, target, step.path, authOf(step.auth), query, client);
       if (seen === undefined) break; // the budget is spent: the checks will say so
       probes.push({ ...probe, seen });
       if (seen.kind === 'failed' || isRedirect(seen)) break;
     }
     const status = probes.filter((p) => p.endpoint === 'status' && p.auth !== 'none' && p.seen.kind === 'answer');
     if (status.length > 0 && status.every((p) => p.seen.kind === 'answer' && p.seen.status === 404)) {
-      answeringBase = await shorterBase(target);
+      answeringBase = await shorterBase(target, client);
     }
   } finally {
     await api.close();
@@ -446,7 +452,8 @@ async function ask(
   target: Target,
   path: string,
   auth: Auth,
-  query?: Array<[string, string]>,
+  query: Array<[string, string]> | undefined,
+  client: PreflightClient,
 ): Promise<Seen | undefined> {
   const started = performance.now();
   try {
@@ -464,7 +471,7 @@ async function ask(
       ...(error.code ? { code: error.code } : {}),
       ...(error.timeout ? { timeout: error.timeout } : {}),
     };
-    return { ...failed, ...(await otherScheme(target, error)) };
+    return { ...failed, ...(await otherScheme(target, error, client)) };
   }
 }
 
@@ -473,14 +480,18 @@ async function ask(
  * handshake reads an HTTP answer: EPROTO, "wrong version number"), or http:// to a TLS port (the server closes the
  * connection) — one request without a key in the other scheme says which one the target speaks.
  */
-async function otherScheme(target: Target, error: TransportError): Promise<Partial<Extract<Seen, { kind: 'failed' }>>> {
+async function otherScheme(
+  target: Target,
+  error: TransportError,
+  client: PreflightClient,
+): Promise<Partial<Extract<Seen, { kind: 'failed' }>>> {
   const https = target.baseURL.startsWith('https:');
   const code = error.code ?? '';
   // A plain-HTTP server either answers the TLS hello with an HTTP error (EPROTO, "wrong version number") or closes.
   const handshake = https && (code === 'EPROTO' || code.startsWith('ERR_SSL_') || code === 'ECONNRESET');
   const closed = !https && ['ECONNRESET', 'EPIPE', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION'].includes(code);
   if (!handshake && !closed) return {};
-  const other = new ApiClient({ ...target, baseURL: swapScheme(target.baseURL, https ? 'http' : 'https') });
+  const other = client({ ...target, baseURL: swapScheme(target.baseURL, https ? 'http' : 'https') });
   try {
     await other.get(STATUS_PATH, { auth: NO_AUTH, retries: 0 });
     return { speaks: https ? 'http' : 'https' };
@@ -498,12 +509,12 @@ const isTlsCode = (code: string) =>
   /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/.test(code);
 
 /** A base URL with fewer path segments that answers /merchant/status to the test key (at most three tries). */
-async function shorterBase(target: Target): Promise<string | undefined> {
+async function shorterBase(target: Target, client: PreflightClient): Promise<string | undefined> {
   const url = new URL(target.baseURL);
   const segments = url.pathname.split('/').filter(Boolean);
   for (let n = segments.length - 1; n >= 0 && segments.length - n <= 3; n--) {
     const base = `${url.origin}${n > 0 ? `/${segments.slice(0, n).join('/')}` : ''}`;
-    const probe = new ApiClient({ ...target, baseURL: base });
+    const probe = client({ ...target, baseURL: base });
     try {
       const e = await probe.get(STATUS_PATH, { auth: asKey('test'), retries: 0 });
       if (is2xx(e.status) && e.json !== undefined) return base;

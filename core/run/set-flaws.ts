@@ -30,7 +30,7 @@ export function flawsOf(pages: readonly Page[], limit: number, defaultLimit: num
   const lastWithData = Math.max(-1, ...envelopes.map((env, i) => ((env?.data.length ?? 0) > 0 ? i : -1)));
   const idOf = identity(envelopes.flatMap((env) => env?.data ?? []));
   const read = new Map<string, number>();
-  for (const [i, { offset, exchange }] of pages.entries()) {
+  for (const [i, { offset }] of pages.entries()) {
     const env = envelopes[i];
     if (!env) continue;
     const at = `page at offset ${offset}`;

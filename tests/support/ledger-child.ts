@@ -10,13 +10,17 @@ import { testTarget } from './target.ts';
 
 const [mode, count, arg, url] = process.argv.slice(2);
 if (mode === 'reserve') {
-  const ledger = openLedger();
+  const ledger = openLedger(process.env.CONFORMANCE_LEDGER);
   let got = 0;
   for (let i = 0; i < Number(count); i++) if (ledger.reserve(Number(arg), 0) !== undefined) got += 1;
   ledger.release();
   process.stdout.write(String(got));
 } else {
-  const client = new ApiClient(testTarget({ baseURL: url as string, maxRps: Number(arg), maxRequests: 10_000 }));
+  const ledger = openLedger(process.env.CONFORMANCE_LEDGER);
+  const client = new ApiClient(
+    testTarget({ baseURL: url as string, maxRps: Number(arg), maxRequests: 10_000 }),
+    ledger,
+  );
   for (let i = 0; i < Number(count); i++) await client.get('/ping', { auth: NO_AUTH });
   await client.close();
 }

@@ -13,12 +13,13 @@ import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
 import { emptyPace, LEARNED_SPACING, learn, rateSignalOf, takeSlot } from '../../core/client/pace.ts';
 import { NO_AUTH } from '../../core/model/credentials.ts';
+import { LOCK_FILE } from '../../core/model/outputs.ts';
 import { checkTimeLimitMs, MIN_CHECK_LIMIT_MS } from '../../core/run/limits.ts';
 import { startMock } from '../../mock/index.ts';
 import { playwrightListReporter } from '../../reporters/console.ts';
 import { progressLine } from '../../reporters/progress.ts';
 import { clearRun } from '../../reporters/reports.ts';
-import { heldMessage, holderOf, LOCK_FILE, lockReports, releaseReports } from '../../reporters/reports-lock.ts';
+import { heldMessage, holderOf, lockReports, releaseReports } from '../../reporters/reports-lock.ts';
 import { verdictLabel } from '../../reporters/summary.ts';
 import { testTarget } from '../support/target.ts';
 import { busiestWindow } from '../support/windows.ts';
@@ -99,7 +100,7 @@ describe('the rate a target allows, from its own signals', () => {
     const mock = await startMock({ rateLimit: 8, onRequest: () => arrivals.push(performance.now()) });
     // The start slots the ledger hands out are the pace the suite keeps; when each request reaches the mock also
     // depends on how busy the machine is (a stalled event loop sends late, then on time), which no client controls.
-    const ledger = openLedger({});
+    const ledger = openLedger();
     const slots: number[] = [];
     const reserve = ledger.reserve.bind(ledger);
     ledger.reserve = (budget, rps) => {

@@ -31,7 +31,7 @@ function children(n: number, ledger: string, args: string[]): Promise<string[]> 
 
 describe('the ledger in memory', () => {
   test('never more than the budget; slots slightly wider than 1000/rps ms apart', () => {
-    const ledger = openLedger({});
+    const ledger = openLedger();
     const slots = Array.from({ length: 12 }, () => ledger.reserve(10, 20));
     assert.equal(slots.filter((s) => s !== undefined).length, 10);
     assert.equal(ledger.sent(), 10);
@@ -79,7 +79,7 @@ describe('the ledger shared by processes (Playwright workers)', () => {
   test('a lock left by a killed process is taken over after it goes stale', () => {
     const file = join(dir, 'stale');
     resetLedger(file);
-    const ledger = openLedger({ CONFORMANCE_LEDGER: file });
+    const ledger = openLedger(file);
     // A lock file dated 5 s ago, as a worker killed inside the critical section would leave it.
     const lock = `${file}.lock`;
     writeFileSync(lock, '');
