@@ -20,15 +20,8 @@ import {
   type TargetInfo,
 } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
-import {
-  ConfigError,
-  loadEnvFiles,
-  refusedTarget,
-  resolveTarget,
-  runContext,
-  runTarget,
-  unknownVariables,
-} from './core/run/config.ts';
+import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
+import { runContext, runTarget } from './core/run/context.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
 import { clearRun, writeSetUpReports } from './reporters/reports.ts';

@@ -36,8 +36,18 @@ function commandArguments() {
 }
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
-const NAME = 'payment-api-conformance';
-const EXIT = { conformant: 0, nonconformant: 1, badConfiguration: 2, inconclusive: 3 };
+/** What a run writes and how it ends, named once for the suite and this command (core/model/outputs.ts types it). */
+const OUTPUTS = createRequire(import.meta.url)('../core/model/outputs.json');
+const NAME = OUTPUTS.package;
+const EXIT = {
+  conformant: OUTPUTS.exitCodes.conformant,
+  nonconformant: OUTPUTS.exitCodes.nonconformant,
+  badConfiguration: OUTPUTS.exitCodes['bad configuration'],
+  inconclusive: OUTPUTS.exitCodes.inconclusive,
+};
+/** A shard's folder under the reports folder (`shard-2-of-3`). */
+const shardFolder = (shard) =>
+  OUTPUTS.shardFolder.replace('{current}', String(shard.current)).replace('{total}', String(shard.total));
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -112,7 +122,7 @@ function replayFlags(tokens) {
 /** The live run that holds a reports folder (reporters/reports-lock.ts writes its .run.lock), if another one does. */
 function holderOf(dir) {
   try {
-    const holder = JSON.parse(readFileSync(join(dir, '.run.lock'), 'utf8'));
+    const holder = JSON.parse(readFileSync(join(dir, OUTPUTS.lockFile), 'utf8'));
     if (typeof holder.pid !== 'number' || holder.pid === process.pid) return undefined;
     try {
       process.kill(holder.pid, 0);
@@ -251,7 +261,7 @@ if (passthrough.includes('--list')) {
 // The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
 // (reporters/end-of-run.ts; its folder: core/model/outputs.json).
 const shard = shardOf(passthrough);
-const matrix = resolve(reports, ...(shard ? [`shard-${shard.current}-of-${shard.total}`] : []), 'conformance.json');
+const matrix = resolve(reports, ...(shard ? [shardFolder(shard)] : []), OUTPUTS.reportFiles.json);
 rmSync(matrix, { force: true });
 
 const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });

@@ -6,14 +6,15 @@
  * the target and seed of each run. Console text, and Markdown with --markdown.
  * Exit: 1 when B has a MUST rule failing that A did not fail; else 0; 2 for bad usage or an unreadable input.
  */
+
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_CODES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
 import { headline, type RuleRow, type Summary } from '../reporters/summary.ts';
 import { mergeResults, read, resultFiles } from './merge.ts';
+import { commandArgs } from './options.ts';
 
 export const USAGE =
   'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
@@ -258,19 +259,9 @@ export function readRun(path: string): Summary {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { markdown?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    const options = { markdown: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true }));
-  } catch (error) {
-    console.error(`diff: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('diff', args, { markdown: { type: 'string' } } as const, USAGE, true);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length !== 2) {
     console.error(`diff: name two runs, A and B\n${USAGE}`);
     return EXIT_CODES['bad configuration'];

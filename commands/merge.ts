@@ -10,12 +10,12 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_CODES, REPORT_FILES, SHARD_FOLDER } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
 import { writeReports } from '../reporters/reports.ts';
 import { consoleTable, requestLogOf, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
+import { commandArgs } from './options.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
 
@@ -94,19 +94,9 @@ export function mergeResults(results: readonly Summary[]): Summary {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { reports?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    const options = { reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true }));
-  } catch (error) {
-    console.error(`merge: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('merge', args, { reports: { type: 'string' } } as const, USAGE, true);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length === 0) {
     console.error(`merge: name the results to merge\n${USAGE}`);
     return EXIT_CODES['bad configuration'];

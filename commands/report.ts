@@ -14,12 +14,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_CODES, REPORT_FILES, RUN_OUTPUTS } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import { conformanceHtml } from '../reporters/html.ts';
 import { headline, type Summary } from '../reporters/summary.ts';
 import { read } from './merge.ts';
+import { commandArgs } from './options.ts';
 
 export const USAGE = 'Usage: payment-api-conformance report [--reports DIR]   (the HTML reports of the run in DIR)';
 
@@ -96,18 +96,9 @@ function allureReport(cli: string, results: string, output: string, summary: Sum
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { reports?: string; help?: boolean };
-  try {
-    const options = { reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values } = parseArgs({ args, options, strict: true }));
-  } catch (error) {
-    console.error(`report: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('report', args, { reports: { type: 'string' } } as const, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const dir = resolve(values.reports ?? (process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'));
   const shown = (p: string) => {
     const rel = relative(process.cwd(), p);

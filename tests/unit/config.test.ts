@@ -12,10 +12,9 @@ import {
   loadEnvFiles,
   nearMiss,
   resolveTarget as resolveWith,
-  runContext,
-  runTarget,
   unknownVariables,
 } from '../../core/run/config.ts';
+import { runContext, runTarget } from '../../core/run/context.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
