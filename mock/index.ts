@@ -16,6 +16,7 @@ import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
+export { mulberry32 } from './data.ts';
 export { FaultError } from './faults/index.ts';
 export { IDENTITY, type MockIdentity } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
