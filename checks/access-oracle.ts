@@ -30,7 +30,7 @@ const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
  * Whether the key stands as a word of its own after the scheme (spaces, leniently tabs) or alone (a bare key):
  * `Bearer<key>` is another credential, not the key.
  */
-export const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
+const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
 
 /**
  * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a

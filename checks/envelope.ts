@@ -126,7 +126,7 @@ export function defaultLimitViolation(e: Exchange, defaultLimit: number): Violat
 }
 
 /** How a page breaks PAG-SIZE, for a finding that may follow from it: `holds 9 records where its own … call for 10`. */
-export function sizeBreak(e: Exchange): string | undefined {
+function sizeBreak(e: Exchange): string | undefined {
   const env = readEnvelope(e);
   return env && sizeBreakOf(env);
 }

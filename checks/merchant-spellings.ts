@@ -69,7 +69,7 @@ export function spelledExpectation(
 }
 
 /** Whether the canonical answer settles the case whatever the facts: a refusal the rule asks for on any spelling. */
-export function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
+function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
   return !is2xx(e.status) && exp.allowed(e.status);
 }
 

@@ -12,7 +12,7 @@ export type Filter = Status | 'all' | 'none';
 export const FILTERS: readonly Filter[] = ['all', 'none', ...STATUSES];
 
 /** Orders held for each filtered list: creation order (per variant `unsorted`), amount ascending, descending. */
-export const ORDERS = ['unsorted', 'asc', 'desc'] as const;
+const ORDERS = ['unsorted', 'asc', 'desc'] as const;
 export type Order = (typeof ORDERS)[number];
 
 /** A payment as serialized (id as string or integer, amount as number or string, optional extra fields). */
@@ -26,7 +26,7 @@ export interface Row {
   readonly description?: string;
 }
 
-export type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
+type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
 
 /** The precomputed lists of one listing (or of a union of listings), and its totals. */
 export interface ListingViews {
@@ -193,7 +193,7 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
 }
 
 /** An amount (integer minor units) as the variant `amount` serializes it. */
-export function serializeAmount(amount: number, as: Variants['amount']): number | string {
+function serializeAmount(amount: number, as: Variants['amount']): number | string {
   if (as === 'string') return String(amount);
   if (as === 'decimal') return `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
   return amount;

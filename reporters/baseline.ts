@@ -22,7 +22,7 @@ import {
 } from '../core/model/baseline.ts';
 import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
 
-export { type BaselineEntry, BaselineError } from '../core/model/baseline.ts';
+export type { BaselineEntry } from '../core/model/baseline.ts';
 
 /** A known failure of the run, as reports list it. */
 export interface KnownDeviation {

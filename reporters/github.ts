@@ -16,7 +16,7 @@ const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace
 const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** The annotation lines of a run: one ::error per failing MUST rule and per expired baseline entry. */
-export function annotations(s: Summary): string[] {
+function annotations(s: Summary): string[] {
   const failed = s.rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST');
   return [
     ...failed.map(

@@ -49,7 +49,7 @@ export function orderRequests(files: LoggedRequest[][]): {
 }
 
 /** The log's files as entries (a line that is not JSON — a process killed mid-write — is skipped). */
-export function readRequestLog(dir: string): LoggedRequest[][] {
+function readRequestLog(dir: string): LoggedRequest[][] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ndjson'))

@@ -178,7 +178,7 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
 }
 
 /** A rule's row: the most telling verdict of its checks (SEVERITY), its evidence, notes and requests. */
-export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
+function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
   const base = { id: r.id, section: r.section, level: r.level };
   const requests = checks.reduce((n, c) => n + c.requests, 0);
   // What the data left unshown is said even where another check of the rule passed.
@@ -344,7 +344,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
 }
 
 /** The target in conformance.md: where, which profile and inputs, which suite. */
-export function targetLines(t: TargetInfo | null | undefined): string[] {
+function targetLines(t: TargetInfo | null | undefined): string[] {
   return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [`Target: ${NO_TARGET}.`, ''];
 }
 

@@ -155,7 +155,7 @@ export function paceNow(state: PaceState, now = Date.now()): { learnedRps?: numb
 }
 
 /** Seconds or an HTTP date (Retry-After, RFC 9110 §10.2.3), in ms from `now`; undefined when unreadable. */
-export function retryAfterOf(header: string | undefined, now = Date.now()): number | undefined {
+function retryAfterOf(header: string | undefined, now = Date.now()): number | undefined {
   if (!header?.trim()) return undefined;
   const seconds = Number(header.trim());
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;

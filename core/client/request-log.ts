@@ -39,7 +39,7 @@ export type ExchangeObserver = (e: WireExchange) => void;
 /** Characters of a response body kept in the log. */
 export const BODY_LIMIT = 4096;
 
-export const keySlotName = (auth: Auth): string =>
+const keySlotName = (auth: Auth): string =>
   auth.kind === 'key' ? KEY_VARS[auth.slot] : auth.kind === 'literal' ? 'literal' : 'none';
 
 /** An entry as logged: secret-free, the body cut. */

@@ -32,7 +32,7 @@ export const SPELLINGS: readonly Spelling[] = [
   { scheme: 'Bearer', gap: '  ' },
 ];
 /** Made-up header values (none is a secret): a scheme alone, junk, another scheme, no scheme. */
-export const MALFORMED: readonly string[] = [
+const MALFORMED: readonly string[] = [
   'Bearer',
   'Bearer ',
   'Bearer not-a-key',
@@ -42,10 +42,10 @@ export const MALFORMED: readonly string[] = [
   'not-a-key',
 ];
 /** Every parameter of the listing at once: a check skipped for any one of them shows here. */
-export const FULL_QUERY: PageRequest = { offset: 1, limit: 5, status: SPEC_STATUS, sort: '-amount' };
+const FULL_QUERY: PageRequest = { offset: 1, limit: 5, status: SPEC_STATUS, sort: '-amount' };
 
 /** A query of the listing: any subset of offset, limit, filter[status] and sort, with legal values. */
-export const queryArb: fc.Arbitrary<PageRequest> = fc
+const queryArb: fc.Arbitrary<PageRequest> = fc
   .record(
     {
       offset: fc.integer({ min: 0, max: 60 }),

@@ -91,7 +91,7 @@ export function aroundKeys(keys: Partial<Record<KeySlot, string>>, slots: readon
 /** The names of every `arounds` class (the key of any slot, another key configured). */
 export const AROUND_NAMES: readonly string[] = arounds('test', 'live').map((a) => a.name);
 
-export const CANONICAL_SPELLING: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
+const CANONICAL_SPELLING: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
 export const GLUED: HeaderSpelling = { scheme: 'Bearer', gap: '' };
 
 /**
@@ -107,7 +107,7 @@ export function spellingClasses(): HeaderSpelling[] {
   ].filter((s, i, all) => all.findIndex((o) => sameSpelling(o, s)) === i);
 }
 
-export const sameSpelling = (a: HeaderSpelling, b: HeaderSpelling) =>
+const sameSpelling = (a: HeaderSpelling, b: HeaderSpelling) =>
   a.scheme === b.scheme && a.gap === b.gap && (a.lead ?? '') === (b.lead ?? '') && (a.trail ?? '') === (b.trail ?? '');
 
 /**

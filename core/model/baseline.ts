@@ -17,8 +17,8 @@
 import { isRuleId, type RuleId } from './rules.ts';
 import type { CheckRecord } from './verdict.ts';
 
-export const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
-export type MatchField = (typeof MATCH_FIELDS)[number];
+const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
+type MatchField = (typeof MATCH_FIELDS)[number];
 export type Match = string | Partial<Record<MatchField, string>>;
 
 export interface BaselineEntry {

@@ -28,7 +28,7 @@ export interface KeyMutation {
 }
 
 /** A piece of an Authorization header around the key: text as sent, or a configured key by its slot (never its value). */
-export type HeaderPiece = string | { slot: KeySlot };
+type HeaderPiece = string | { slot: KeySlot };
 
 /**
  * What a header carries next to the key besides its scheme and whitespace (another token, a comma and a second
@@ -82,7 +82,7 @@ export const asKey = (
 ): Auth => ({ kind: 'key', slot, ...extra });
 
 /** What precedes the key in the header: `Bearer `, `bearer  ` (two spaces), or nothing for a bare key. */
-export function schemePart(auth: KeyAuth): string {
+function schemePart(auth: KeyAuth): string {
   const scheme = auth.scheme ?? 'Bearer';
   return scheme === '' ? '' : `${scheme}${auth.gap ?? ' '}`;
 }

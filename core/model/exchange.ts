@@ -10,7 +10,7 @@ import type { SafeMethod } from './endpoints.ts';
  * A query parameter: name and value, percent-encoded when sent (brackets stay literal), unless marked `raw` (the
  * value is sent as given, already percent-encoded: an invalid UTF-8 byte `%FF`) or `bare` (the name alone, no `=`).
  */
-export type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
+type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
 export type QueryPairs = QueryPair[];
 
 /**

@@ -9,7 +9,7 @@ import type { EndpointKind, SafeMethod } from './endpoints.ts';
 
 /** The merchants of the configuration, by role. */
 export type Holder = 'sandbox' | 'otherSandbox' | 'live';
-export type Mode = 'test' | 'live';
+type Mode = 'test' | 'live';
 
 /** Where a record was read: whose listing, in which mode (the mode of the key that listed it). */
 export interface Provenance {

@@ -39,7 +39,7 @@ export interface PreflightReport {
 }
 
 /** The target's settings as the run context carries them: the validated configuration without its keys. */
-export type TargetSettings = Omit<Target, 'keys' | 'grep' | 'strict' | 'fcSeed'>;
+type TargetSettings = Omit<Target, 'keys' | 'grep' | 'strict' | 'fcSeed'>;
 
 /** Where the run keeps what its processes share, in its reports folder (RUN_OUTPUTS). */
 export interface RunFiles {
@@ -87,7 +87,7 @@ export function publishRun(run: RunContext, env: NodeJS.ProcessEnv = process.env
 }
 
 /** The optional inputs, by variable name: the keys beyond the test key, and the merchants beyond the sandbox one. */
-export const OPTIONAL_INPUTS = [
+const OPTIONAL_INPUTS = [
   KEY_VARS.live,
   KEY_VARS.restricted,
   KEY_VARS.revoked,

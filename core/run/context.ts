@@ -14,7 +14,7 @@ import { type BundledMockEnv, isPort, selection } from './config.ts';
 import { suiteVersion } from './version.ts';
 
 /** Reads and checks a baseline file (--baseline); throws BaselineError naming every problem (a bad configuration). */
-export function readBaseline(file: string, date: string = today()): BaselineInput {
+function readBaseline(file: string, date: string = today()): BaselineInput {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

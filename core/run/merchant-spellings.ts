@@ -30,7 +30,7 @@ import {
 } from './spelling-facts.ts';
 
 /** Spellings drawn from the grammar per check, after the coverage set (each may cost a learning request too). */
-export const SPELLING_RUNS = 2;
+const SPELLING_RUNS = 2;
 
 const describeSpelling = (s: MerchantSpelling) => `${s.name} of ${s.merchant}: GET ${pathOf(s)}`;
 

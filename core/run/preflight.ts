@@ -25,7 +25,7 @@ import type { PreflightReport } from '../model/run-context.ts';
 import type { Target } from '../model/target.ts';
 
 /** What a body is, as far as telling the API from something else goes. */
-export type BodyKind = 'json' | 'json-bom' | 'html' | 'empty' | 'other';
+type BodyKind = 'json' | 'json-bom' | 'html' | 'empty' | 'other';
 
 /** What one preflight request saw: an answer, summarised, or a transport failure. */
 export type Seen =
@@ -58,7 +58,7 @@ export type Seen =
       speaksUntrusted?: boolean;
     };
 
-export type MerchantVar = 'SANDBOX_MERCHANT_ID' | 'LIVE_MERCHANT_ID' | 'OTHER_SANDBOX_MERCHANT_ID';
+type MerchantVar = 'SANDBOX_MERCHANT_ID' | 'LIVE_MERCHANT_ID' | 'OTHER_SANDBOX_MERCHANT_ID';
 
 /** One preflight request and what it saw. */
 export interface Probe {
@@ -88,7 +88,7 @@ const BASE_URL_SHAPE =
   '(a path prefix is allowed, e.g. https://gateway.example.com/payment-api)';
 
 /** How an answer reads in a sentence: `HTTP 404 text/html (an HTML page titled "Error response")`. */
-export function describeAnswer(s: Extract<Seen, { kind: 'answer' }>): string {
+function describeAnswer(s: Extract<Seen, { kind: 'answer' }>): string {
   const type = s.contentType.split(';')[0]?.trim() || 'no Content-Type';
   const what: Record<BodyKind, string> = {
     json: 'JSON',
@@ -323,7 +323,7 @@ function notesOf(probes: Probe[]): string[] {
 }
 
 /** An exchange summarised for the decision. */
-export function seenOf(e: Exchange, ms: number): Extract<Seen, { kind: 'answer' }> {
+function seenOf(e: Exchange, ms: number): Extract<Seen, { kind: 'answer' }> {
   const contentType = e.headers['content-type'] ?? '';
   const text = e.text;
   let body: BodyKind;
@@ -369,7 +369,7 @@ export function cleanLocation(location: string | undefined, requestURL: string):
 }
 
 /** The preflight's requests, in order: what to ask, with which credential. */
-export function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Array<[string, string]> }> {
+function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Array<[string, string]> }> {
   const one: Array<[string, string]> = [['limit', '1']];
   const { merchants, keys } = target;
   const list = (auth: KeySlot, merchant: MerchantVar, id: string) => ({

@@ -103,7 +103,7 @@ const canonicalRecords = async (ctx: CheckContext, merchant: string, slot: 'test
   (await canonicalSet(ctx, merchant, slot))?.records;
 
 /** How many of `records` are among `set` (by the reading's record identity over both). */
-export function shared(records: readonly unknown[], set: readonly unknown[]): number {
+function shared(records: readonly unknown[], set: readonly unknown[]): number {
   if (records.length === 0 || set.length === 0) return 0;
   const id = identity([...records, ...set]);
   const inSet = new Set(set.map(id));

@@ -10,7 +10,7 @@ import { RULES } from '../../core/model/rules.ts';
 import { cellClass, esc, legend, page } from '../../reporters/html.ts';
 import type { Aspect, Result, RuleRow } from './compare.ts';
 
-export interface SideShown {
+interface SideShown {
   name: string;
   file: string;
   baseURL: string;
@@ -31,7 +31,7 @@ export interface FidelityPage {
 const answersOf = (r: Result): Aspect[][] => r.answers ?? [r.a ?? [], r.b ?? []];
 
 /** A cell's state and text: skipped, no answer, violated, differs (from A), or ok. */
-export function cellOf(r: Result, i: number): { state: string; text: string } {
+function cellOf(r: Result, i: number): { state: string; text: string } {
   if (r.skipped) return { state: 'skipped', text: 'skipped' };
   const mine = answersOf(r)[i] ?? [];
   const status = mine.find((x) => x.aspect === 'status');
