@@ -124,7 +124,7 @@ export default class EndOfRunReporter implements Reporter {
    * finding, or a --grep that selects no check. Its whole set of reports, and its status; undefined otherwise.
    */
   private setUpRefusal(run: RunContext | undefined): { status: FullResult['status'] } | undefined {
-    if (run?.preflight?.verdict === 'configuration') {
+    if (run?.preflight?.decision === 'configuration') {
       this.refuse(run, run.preflight.problems, run.preflight.requests);
       const md = shortPath(join(this.outputDir, REPORT_FILES.markdown));
       console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);

@@ -27,7 +27,7 @@ export interface TargetInfo {
 /** What the preflight (core/run/preflight.ts) concluded, before any check. */
 export interface PreflightReport {
   /** go: the checks run; configuration: a set-up mistake (exit 2); unreachable: no answer (exit 3). */
-  verdict: 'go' | 'configuration' | 'unreachable';
+  decision: 'go' | 'configuration' | 'unreachable';
   /** What stops the run, one sentence each with its fix. */
   problems: string[];
   /** What the reader should know that does not stop the run (a byte order mark, compressed answers). */

@@ -143,7 +143,7 @@ export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' 
     (answers.length === 0
       ? undefined
       : (notTheApi(facts, answers) ?? refusedKeys(facts, answers) ?? unknownMerchants(facts, answers)));
-  return refusal ? { ...refusal, notes } : { verdict: 'go', problems: [], notes };
+  return refusal ? { ...refusal, notes } : { decision: 'go', problems: [], notes };
 }
 
 /** No answer: unreachable, or a scheme the target does not speak. */
@@ -154,7 +154,7 @@ function noAnswer({ probes, baseURL }: PreflightFacts): Refusal | undefined {
     if (f.speaks === 'http') {
       const fix = swapScheme(baseURL, 'http');
       return {
-        verdict: 'unreachable',
+        decision: 'unreachable',
         problems: [
           `Target ${baseURL} is unreachable, no check was run: it speaks plain HTTP, not TLS (the TLS handshake failed: ${f.code === 'EPROTO' ? 'wrong version number' : (f.code ?? 'closed')}); use http://: API_BASE_URL=${fix}`,
         ],
@@ -166,7 +166,7 @@ function noAnswer({ probes, baseURL }: PreflightFacts): Refusal | undefined {
         ? ', and trust its certificate (NODE_EXTRA_CA_CERTS names the PEM file of the CA that signed it)'
         : '';
       return {
-        verdict: 'unreachable',
+        decision: 'unreachable',
         problems: [
           `Target ${baseURL} is unreachable, no check was run: it speaks TLS, not plain HTTP (the connection was closed: ${f.code ?? 'reset'}); use https://: API_BASE_URL=${fix}${trust}`,
         ],
@@ -175,7 +175,7 @@ function noAnswer({ probes, baseURL }: PreflightFacts): Refusal | undefined {
     const how = f.timeout || f.code === 'ECONNRESET' ? 'does not answer' : 'is unreachable';
     const first = failed === probes[0] ? '' : ` (it answered ${probes.indexOf(failed)} request(s) before)`;
     return {
-      verdict: 'unreachable',
+      decision: 'unreachable',
       problems: [`Target ${baseURL} ${how}, no check was run${first}. ${f.reason}`],
     };
   }
@@ -194,7 +194,7 @@ function redirected({ probes, baseURL }: PreflightFacts): Refusal | undefined {
       ? `set API_BASE_URL to ${base} if that is the API`
       : "set API_BASE_URL to the API's own address, not a gateway that redirects";
     return {
-      verdict: 'configuration',
+      decision: 'configuration',
       problems: [
         `Target ${baseURL} answers ${asked(redirected)} with a redirect, HTTP ${redirected.seen.status} to ${location}${elsewhere}; the suite follows no redirect (a key must never go to another host): ${fix}.`,
       ],
@@ -214,7 +214,7 @@ function notTheApi(facts: PreflightFacts, answers: Answered[]): Refusal | undefi
   if (!answers.some((p) => p.seen.body === 'json' || p.seen.body === 'json-bom')) {
     const first = answers[0] as (typeof answers)[number];
     return {
-      verdict: 'configuration',
+      decision: 'configuration',
       problems: [
         `Target ${baseURL} is not the payment API: ${asked(first)} answered ${describeAnswer(first.seen)}, and none of its ${answers.length} answer(s) was JSON. ${BASE_URL_SHAPE}.`,
       ],
@@ -232,7 +232,7 @@ function notTheApi(facts: PreflightFacts, answers: Answered[]): Refusal | undefi
       ? ` The API answers one level up: API_BASE_URL=${facts.answeringBase}.`
       : ` ${BASE_URL_SHAPE}.`;
     return {
-      verdict: 'configuration',
+      decision: 'configuration',
       problems: [
         `Target ${baseURL} answers 404 to GET ${STATUS_PATH} for every key (${names}): API_BASE_URL's path is not where the API is.${fix}`,
       ],
@@ -264,7 +264,7 @@ function refusedKeys({ baseURL }: PreflightFacts, answers: Answered[]): Refusal 
           ? `, as is every configured key: expired or deleted, or keys of another environment than ${baseURL}?`
           : `: expired or deleted, or a key of another environment than ${baseURL}?`;
     return {
-      verdict: 'configuration',
+      decision: 'configuration',
       problems: refused.map(
         (s) =>
           `${KEY_VARS[s]} is refused with 401 on both endpoints (${STATUS_PATH} and its merchant's listing)${others} Set ${KEY_VARS[s]} to a current key of this environment.`,
@@ -301,7 +301,7 @@ function unknownMerchants(facts: PreflightFacts, answers: Answered[]): Refusal |
       `${variable}=${id} is not found: ${keys.join(' and ')}, accepted by ${STATUS_PATH}, get${keys.length > 1 ? '' : 's'} 404 on its listing. Set ${variable} to a merchant of ${keys.length > 1 ? "those keys'" : "that key's"} account.`,
     );
   }
-  return problems.length > 0 ? { verdict: 'configuration', problems } : undefined;
+  return problems.length > 0 ? { decision: 'configuration', problems } : undefined;
 }
 
 /** What the reader should know that does not stop the run. */

@@ -186,7 +186,7 @@ describe('rule matrix: verdict per rule, read from the records', () => {
 
 describe('rule matrix: files and console', () => {
   test('conformance.json: one row per rule in catalogue order, every record, counts, totals', async () => {
-    const preflight = { verdict: 'go' as const, problems: [], notes: [], requests: 1 };
+    const preflight = { decision: 'go' as const, problems: [], notes: [], requests: 1 };
     const { json } = await withRun({ preflight }, () =>
       run([
         check('PAG-TOTAL a', 'fail', { requests: 7 }),
