@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
-import { emptyPace, LEARNED_SPACING, learn, rateSignalOf, takeSlot } from '../../core/client/pace.ts';
+import { emptyPace, learn, rateSignalOf, takeSlot } from '../../core/client/pace.ts';
 import { NO_AUTH } from '../../core/model/credentials.ts';
 import { LOCK_FILE } from '../../core/model/outputs.ts';
 import { checkTimeLimitMs, MIN_CHECK_LIMIT_MS } from '../../core/run/limits.ts';
@@ -67,7 +67,7 @@ describe('the rate a target allows, from its own signals', () => {
     const state = emptyPace();
     const now = 1000;
     assert.equal(learn(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 1), true);
-    assert.equal(state.intervalUs, Math.ceil(125_000 * LEARNED_SPACING));
+    assert.equal(state.intervalUs, 127_500, '1/8 s, 2 % wider');
     assert.equal(learn(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 2), false, 'no news');
     const slots = Array.from({ length: 9 }, () => takeSlot(state, now, 0));
     assert.equal(busiestWindow(slots, 1000), 8, 'never more than the policy in any second');
@@ -88,7 +88,7 @@ describe('the rate a target allows, from its own signals', () => {
     const state = emptyPace();
     // 8 went through, the 9th was refused with Retry-After: 1 → about 8 per second.
     assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, 5, 10, 9), true);
-    assert.equal(state.intervalUs, Math.ceil(125_000 * LEARNED_SPACING));
+    assert.equal(state.intervalUs, 127_500, '1/8 s, 2 % wider');
     // The first request already refused says nothing of the rate: only the pause.
     const fresh = emptyPace();
     learn(fresh, { status: 429, retryAfterMs: 0 }, 5, 10, 1);
