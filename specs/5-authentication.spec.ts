@@ -2,7 +2,7 @@
  * §5 Authentication and §7 Errors (401, 403): which credentials are refused, on which endpoints, under which
  * spelling of the header and of the path, with which query, and that no response gives a key back. Read with
  * reading.md "Keys, modes, merchants". The access-matrix checks draw their requests from fixtures/access.ts and
- * judge them with the oracle of checks/access.ts; each check covers the requests whose answer its rule fixes.
+ * judge them with the oracle of checks/access-oracle.ts; each check covers the requests whose answer its rule fixes.
  */
 
 import { ACCESS_ORACLE } from '../checks/access-oracle.ts';

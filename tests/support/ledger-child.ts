@@ -1,5 +1,5 @@
 /**
- * A worker stand-in for the ledger tests: with CONFORMANCE_LEDGER set, either reserves N requests within a budget
+ * A worker stand-in for the ledger tests: with CONFORMANCE_LEDGER set (the test names the ledger file so), either reserves N requests within a budget
  * and prints how many it got (`reserve N BUDGET`), or sends N paced GETs through the suite's client to a URL
  * (`send N RPS URL`). Several of these share one ledger file, as Playwright's workers do.
  */

@@ -21,7 +21,6 @@ import type { Target } from '../../core/model/target.ts';
 import { testTarget } from '../support/target.ts';
 
 // These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.
-delete process.env.CONFORMANCE_LEDGER;
 
 const TEST_KEY = 'sk_test_HttpUnitKEY0a1b2c3d4e5f6';
 const LIVE_KEY = 'sk_live_HttpUnitLIVE9z8y7x6w5v4';
