@@ -12,7 +12,8 @@ import { resolve } from 'node:path';
 import { EXIT_CODES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
-import { headline, type RuleRow, type Summary } from '../reporters/summary.ts';
+import type { RuleRow, Summary } from '../reporters/summary.ts';
+import { headline } from '../reporters/summary-text.ts';
 import { mergeResults, read, resultFiles } from './merge.ts';
 import { commandArgs } from './options.ts';
 

@@ -14,7 +14,8 @@ import { EXIT_CODES, REPORT_FILES, SHARD_FOLDER } from '../core/model/outputs.ts
 import { redact } from '../core/model/secrets.ts';
 import { SEVERITY } from '../core/model/verdict.ts';
 import { writeReports } from '../reporters/reports.ts';
-import { consoleTable, requestLogOf, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
+import { SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
+import { consoleTable, requestLogOf } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';

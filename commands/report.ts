@@ -17,7 +17,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { EXIT_CODES, REPORT_FILES, RUN_OUTPUTS } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import { conformanceHtml } from '../reporters/html.ts';
-import { headline, type Summary } from '../reporters/summary.ts';
+import type { Summary } from '../reporters/summary.ts';
+import { headline } from '../reporters/summary-text.ts';
 import { read } from './merge.ts';
 import { commandArgs } from './options.ts';
 

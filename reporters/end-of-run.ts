@@ -29,7 +29,8 @@ import { baselineFrom } from './baseline.ts';
 import { recordOfResult } from './records.ts';
 import { writeReports, writeSetUpReports } from './reports.ts';
 import { writeRequestLog } from './requests.ts';
-import { consoleTable, headline, outcomeLine, type Summary, summarize, targetPhrase } from './summary.ts';
+import { type Summary, summarize } from './summary.ts';
+import { consoleTable, headline, outcomeLine, targetPhrase } from './summary-text.ts';
 
 export default class EndOfRunReporter implements Reporter {
   /** Each selected check by test id, with its rule and title. */

@@ -10,15 +10,8 @@ import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { describeInputs, describeTarget } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import {
-  baselineLines,
-  headline,
-  methodsOf,
-  NO_TARGET,
-  requestLinesOf,
-  requestLogOf,
-  type Summary,
-} from './summary.ts';
+import type { Summary } from './summary.ts';
+import { baselineLines, headline, methodsOf, NO_TARGET, requestLinesOf, requestLogOf } from './summary-text.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>

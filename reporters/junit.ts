@@ -14,7 +14,8 @@ import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
-import { headline, requestLinesOf, type Summary, targetPhrase } from './summary.ts';
+import type { Summary } from './summary.ts';
+import { headline, requestLinesOf, targetPhrase } from './summary-text.ts';
 
 /** Text safe in XML attributes and content: escaped, without the control characters XML 1.0 forbids. */
 export function xml(text: string): string {

@@ -1,6 +1,6 @@
 /**
  * Every report of a run's rule matrix, written from its summary alone, so that a run (the end-of-run reporter) and a
- * merge of shards write the same set: conformance.json and conformance.md (summary.ts), junit.xml (junit.ts) and
+ * merge of shards write the same set: conformance.json and conformance.md (summary-text.ts), junit.xml (junit.ts) and
  * conformance.html (html.ts), and under GitHub Actions the job summary and annotations (github.ts).
  *
  * A reports folder holds one run: the run clears what an earlier one wrote there before it writes anything
@@ -8,13 +8,15 @@
  * (`writeSetUpReports`), so that no report of an earlier run is ever read as this one's.
  */
 
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPORT_FILES, RUN_OUTPUTS, SHARD_FOLDER } from '../core/model/outputs.ts';
+import { redact } from '../core/model/secrets.ts';
 import { reportToGitHub } from './github.ts';
 import { conformanceHtml } from './html.ts';
 import { junitXml } from './junit.ts';
-import { type SetUpRun, type Summary, setUpSummary, writeSummary } from './summary.ts';
+import { type SetUpRun, type Summary, setUpSummary } from './summary.ts';
+import { markdown } from './summary-text.ts';
 
 /** The files of the rule matrix itself, in the run's folder (or its shard's). */
 const MATRIX_FILES = Object.values(REPORT_FILES);
@@ -51,4 +53,11 @@ export function writeSetUpReports(dir: string, problems: string[], run: SetUpRun
   const summary = setUpSummary(problems, run);
   writeReports(dir, summary);
   return summary;
+}
+
+/** Writes conformance.json and conformance.md into `dir`, secret-free. */
+function writeSummary(dir: string, summary: Summary): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, REPORT_FILES.json), redact(`${JSON.stringify(summary, null, 2)}\n`));
+  writeFileSync(join(dir, REPORT_FILES.markdown), redact(markdown(summary)));
 }

@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import { mergeResults } from '../../commands/merge.ts';
 import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
 import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
-import { baselineLines, headline, type RunInfo, summarize } from '../../reporters/summary.ts';
+import { type RunInfo, summarize } from '../../reporters/summary.ts';
+import { baselineLines, headline } from '../../reporters/summary-text.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const DAY = '2026-11-24';

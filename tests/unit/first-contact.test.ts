@@ -20,7 +20,7 @@ import { playwrightListReporter } from '../../reporters/console.ts';
 import { progressLine } from '../../reporters/progress.ts';
 import { clearRun } from '../../reporters/reports.ts';
 import { heldMessage, holderOf, lockReports, releaseReports } from '../../reporters/reports-lock.ts';
-import { verdictLabel } from '../../reporters/summary.ts';
+import { verdictLabel } from '../../reporters/summary-text.ts';
 import { testTarget } from '../support/target.ts';
 import { busiestWindow } from '../support/windows.ts';
 
