@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../checks/schemas.ts';
 import { MAX_429_RETRIES, TARGET_GONE_AFTER, TRANSPORT_RETRIES } from '../core/client/http.ts';
-import { SLOT_SPACING, MAX_PAUSE_MS } from '../core/client/pace.ts';
+import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
 import { RULES } from '../core/model/rules.ts';
