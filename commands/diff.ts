@@ -14,8 +14,8 @@ import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
 import type { RuleRow, Summary } from '../reporters/summary.ts';
 import { headline } from '../reporters/summary-text.ts';
-import { mergeResults, read, resultFiles } from './merge.ts';
 import { commandArgs } from './options.ts';
+import { mergeResults, readResult, resultFiles } from './results.ts';
 
 export const USAGE =
   'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
@@ -254,7 +254,7 @@ export function diffMarkdown(d: RunDiff): string {
 /** A run from a path: a conformance.json, a folder holding one, or a sharded run's folder (its shards merged). */
 export function readRun(path: string): Summary {
   const files = resultFiles(path);
-  const results = files.map(read);
+  const results = files.map(readResult);
   if (results.length === 1) return results[0] as Summary;
   return mergeResults(results);
 }

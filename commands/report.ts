@@ -19,8 +19,8 @@ import { redact } from '../core/model/secrets.ts';
 import { conformanceHtml } from '../reporters/html.ts';
 import type { Summary } from '../reporters/summary.ts';
 import { headline } from '../reporters/summary-text.ts';
-import { read } from './merge.ts';
 import { commandArgs } from './options.ts';
+import { readResult } from './results.ts';
 
 export const USAGE = 'Usage: payment-api-conformance report [--reports DIR]   (the HTML reports of the run in DIR)';
 
@@ -107,7 +107,7 @@ export async function main(args: string[]): Promise<number> {
   };
   let summary: Summary;
   try {
-    summary = read(join(dir, REPORT_FILES.json));
+    summary = readResult(join(dir, REPORT_FILES.json));
   } catch (error) {
     const why = existsSync(join(dir, REPORT_FILES.json)) ? (error as Error).message : 'there is no conformance.json';
     console.error(`report: ${why} in ${shown(dir)}: run payment-api-conformance (with --reports ${shown(dir)}) first`);
