@@ -261,8 +261,8 @@ if (passthrough.includes('--list')) {
 // The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
 // (reporters/end-of-run.ts; its folder: core/model/outputs.json).
 const shard = shardOf(passthrough);
-const matrix = resolve(reports, ...(shard ? [shardFolder(shard)] : []), OUTPUTS.reportFiles.json);
-rmSync(matrix, { force: true });
+const resultFile = resolve(reports, ...(shard ? [shardFolder(shard)] : []), OUTPUTS.reportFiles.json);
+rmSync(resultFile, { force: true });
 
 const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });
 // A stop (Ctrl-C, or what a CI system sends a cancelled job): Playwright stops on SIGINT alone, gracefully — the checks
@@ -286,14 +286,14 @@ child.on('error', (error) => fail(EXIT.inconclusive, `could not start Playwright
 child.on('exit', (code, signal) => {
   let outcome;
   try {
-    outcome = JSON.parse(readFileSync(matrix, 'utf8')).outcome;
+    outcome = JSON.parse(readFileSync(resultFile, 'utf8')).outcome;
   } catch {
     // Another run took the folder between our look and Playwright's start: the config said so and stopped.
     const taken = holderOf(reports);
     if (taken) fail(EXIT.badConfiguration, heldBy(reports, taken));
-    // No rule matrix: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
+    // No rule resultFile: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
     const how = signal ? `was stopped by ${signal}` : `exited with ${code}`;
-    fail(EXIT.inconclusive, `Playwright ${how} before writing ${matrix}: inconclusive (exit 3)`);
+    fail(EXIT.inconclusive, `Playwright ${how} before writing ${resultFile}: inconclusive (exit 3)`);
   }
   process.exit(Object.values(EXIT).includes(outcome?.exitCode) ? outcome.exitCode : EXIT.inconclusive);
 });

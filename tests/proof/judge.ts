@@ -28,7 +28,7 @@ interface ProjectTally {
   firstFailure?: string;
 }
 
-export default class MatrixReporter implements Reporter {
+export default class ProofJudge implements Reporter {
   private readonly tallies = new Map<string, ProjectTally>();
   private readonly outputDir: string;
   private started = Date.now();
