@@ -93,10 +93,10 @@ export function takeSlot(state: PaceState, now: number, configuredMs: number): n
 }
 
 /**
- * Learns from one answer to the request that started at `slot`, `count` requests into the run. Returns whether the
+ * Heeds one answer to the request that started at `slot`, `count` requests into the run. Returns whether the
  * pace changed (the file ledger writes it back only then).
  */
-export function learn(state: PaceState, signal: RateSignal, slot: number, now: number, count: number): boolean {
+export function heed(state: PaceState, signal: RateSignal, slot: number, now: number, count: number): boolean {
   let changed = false;
   if (signal.policy && signal.policy.limit > 0 && signal.policy.windowMs > 0) {
     const us = Math.ceil(((signal.policy.windowMs * 1000) / signal.policy.limit) * SLOT_SPACING);
