@@ -23,7 +23,7 @@ import type { WatchCost } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { type LedgerCounts, NO_LEDGER, type RunContext, readRun } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
-import type { CheckRecord } from '../core/model/verdict.ts';
+import { type CheckRecord, notRunRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
 import { baselineFrom } from './baseline.ts';
 import { recordOfResult } from './records.ts';
@@ -150,17 +150,7 @@ export default class EndOfRunReporter implements Reporter {
     for (const [id, check] of this.selected) {
       if (this.records.has(id)) continue;
       const reason = stopped ? `the run was ${status} before it started` : 'it never started';
-      const record: CheckRecord = {
-        rule: check.rule,
-        check: check.title,
-        verdict: 'not run',
-        cause: 'interrupted',
-        reason,
-        reproduction: [],
-        requests: 0,
-        notes: [],
-      };
-      this.records.set(id, record);
+      this.records.set(id, notRunRecord({ rule: check.rule, check: check.title }, 'interrupted', reason));
     }
   }
 

@@ -6,7 +6,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
-import { CHECK_RECORD_ATTACHMENT, type CheckRecord } from '../core/model/verdict.ts';
+import { CHECK_RECORD_ATTACHMENT, type CheckRecord, notRunRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
 
 /** The record of a check's result; undefined for a test whose title names no rule. */
@@ -28,7 +28,7 @@ export function recordOfResult(test: TestCase, result: TestResult): CheckRecord 
       };
     case 'interrupted':
     case 'skipped':
-      return { ...base, verdict: 'not run', cause: 'interrupted', reason: 'the run was stopped before it ended' };
+      return notRunRecord({ rule, check: test.title }, 'interrupted', 'the run was stopped before it ended');
     default: {
       // Its fixtures failed before the check began (a target the worker could not resolve, a mock that did not start).
       const first = stripAnsi(result.errors[0]?.message ?? result.status).split('\n')[0] ?? '';

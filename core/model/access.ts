@@ -40,20 +40,20 @@ export interface AccessCase {
 }
 
 /** The rules whose answers the access oracle fixes. */
-export type AccessRule = Extract<
-  RuleId,
-  | 'AUTH-MISSING'
-  | 'AUTH-INVALID'
-  | 'AUTH-REVOKED'
-  | 'AUTH-FIRST'
-  | 'AUTH-FORBIDDEN'
-  | 'AUTH-STATUS'
-  | 'MODE-TEST-SANDBOX'
-  | 'MODE-LIVE-SANDBOX'
-  | 'MODE-TEST-LIVE'
-  | 'MODE-LIVE-LIVE'
-  | 'ADV-UNKNOWN-MERCHANT'
->;
+export const ACCESS_RULES = [
+  'AUTH-MISSING',
+  'AUTH-INVALID',
+  'AUTH-REVOKED',
+  'AUTH-FIRST',
+  'AUTH-FORBIDDEN',
+  'AUTH-STATUS',
+  'MODE-TEST-SANDBOX',
+  'MODE-LIVE-SANDBOX',
+  'MODE-TEST-LIVE',
+  'MODE-LIVE-LIVE',
+  'ADV-UNKNOWN-MERCHANT',
+] as const satisfies readonly RuleId[];
+export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export interface AccessExpectation {
   rule: AccessRule;
@@ -70,19 +70,6 @@ export function isValidCredential(c: Credential): boolean {
   return c.kind === 'key' && c.mutation === undefined && c.around === undefined && VALID_SLOTS.includes(c.slot);
 }
 
-export const ACCESS_RULES: readonly AccessRule[] = [
-  'AUTH-MISSING',
-  'AUTH-INVALID',
-  'AUTH-REVOKED',
-  'AUTH-FIRST',
-  'AUTH-FORBIDDEN',
-  'AUTH-STATUS',
-  'MODE-TEST-SANDBOX',
-  'MODE-LIVE-SANDBOX',
-  'MODE-TEST-LIVE',
-  'MODE-LIVE-LIVE',
-  'ADV-UNKNOWN-MERCHANT',
-];
 export const isAccessRule = (rule: RuleId): rule is AccessRule => (ACCESS_RULES as readonly RuleId[]).includes(rule);
 
 /** Which mode each configured key works in. */
