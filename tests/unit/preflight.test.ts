@@ -7,15 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import type { Target } from '../../core/model/target.ts';
+import { cleanLocation, runPreflight } from '../../core/run/preflight.ts';
 import {
-  cleanLocation,
   decide,
   type PreflightFacts,
   type Probe,
-  runPreflight,
   type Seen,
   suggestedBase,
-} from '../../core/run/preflight.ts';
+} from '../../core/run/preflight-decision.ts';
 import { FAULTS, startMock } from '../../mock/index.ts';
 import { testTarget } from '../support/target.ts';
 
