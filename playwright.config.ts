@@ -8,18 +8,24 @@ import { mkdirSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { resetLedger } from './core/client/ledger.ts';
-import { WATCH_VAR } from './core/model/provenance.ts';
-import { describeInputs, describeTarget, TARGET_VAR, type TargetInfo, targetInfo } from './core/model/run-context.ts';
+import { openLedger, resetLedger } from './core/client/ledger.ts';
+import { BaselineError } from './core/model/baseline.ts';
+import { RUN_OUTPUTS, shardFolder } from './core/model/outputs.ts';
+import {
+  describeInputs,
+  describeTarget,
+  publishRun,
+  type RunContext,
+  readRun,
+  type TargetInfo,
+} from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
 import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
+import { runContext, runTarget } from './core/run/context.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
-import { heldByThisProcess, heldMessage, lockReports } from './core/run/reports-lock.ts';
-import { suiteVersion } from './core/run/suite.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
-import { BaselineError, readBaseline } from './reporters/baseline.ts';
-import { clearRun, RUN_OUTPUTS, writeSetUpReports } from './reporters/reports.ts';
-import { shardFolder } from './reporters/rule-matrix.ts';
+import { clearRun, writeSetUpReports } from './reporters/reports.ts';
+import { heldByThisProcess, heldMessage, lockReports } from './reporters/reports-lock.ts';
 
 // Everything the run writes goes here, resolved against the current directory (the installed package's own
 // folder is no place for reports). CONFORMANCE_REPORTS_DIR (`--reports`) moves it.
@@ -31,12 +37,13 @@ const own = (path: string) =>
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 /** The spec judged last, over every answer of the run. */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
-// `-- --list` runs nothing: it must not clear what the last run left (reporters/rule-matrix.ts writes nothing either).
+// `-- --list` runs nothing: it must not clear what the last run left (the rule matrix's reporter writes nothing either).
 const listOnly = process.argv.includes('--list');
-// A shard (`--shard=2/3` or `--shard 2/3`) writes its rule matrix into its own folder (reporters/rule-matrix.ts).
+// A shard (`--shard=2/3` or `--shard 2/3`) writes its rule matrix into its own folder (core/model/outputs.ts).
 const shardArg = process.argv.find((a, i) => a.startsWith('--shard=') || process.argv[i - 1] === '--shard');
-const shard = /^(?:--shard=)?(\d+)\/(\d+)$/.exec(shardArg ?? '');
-const shardDir = shard ? shardFolder({ current: Number(shard[1]), total: Number(shard[2]) }) : undefined;
+const shardMatch = /^(?:--shard=)?(\d+)\/(\d+)$/.exec(shardArg ?? '');
+const SHARD = shardMatch ? { current: Number(shardMatch[1]), total: Number(shardMatch[2]) } : null;
+const shardDir = SHARD ? shardFolder(SHARD) : undefined;
 const MATRIX_DIR = shardDir ? resolve(REPORTS, shardDir) : REPORTS;
 
 // One run per reports folder: a second one at the same time would clean and overwrite what the first is writing. The
@@ -60,11 +67,11 @@ function refuse(problems: string[], target?: TargetInfo): never {
   process.exit(2);
 }
 
+/** The configuration, validated before any request (the main process; a worker reads the run context back). */
 function validatedTarget(): Target {
-  // Variables that look like the suite's but are not (a typo): a warning each, in the main process only; a near miss
-  // of a required variable is said once, in the problem that names it.
+  // Variables that look like the suite's but are not (a typo): a warning each; a near miss of a required variable is
+  // said once, in the problem that names it.
   const warn = (problems: string[] = []) => {
-    if (!isMainProcess) return;
     for (const warning of unknownVariables()) {
       const name = warning.split(' ')[0] as string;
       if (!problems.some((p) => p.includes(`${name} in `))) console.error(`warning: ${warning}`);
@@ -84,55 +91,61 @@ function validatedTarget(): Target {
   }
 }
 
-const target = validatedTarget();
-// The baseline of known deviations (--baseline): a file that cannot be used is a bad configuration, before any request.
-const baselineFile = process.env.CONFORMANCE_BASELINE?.trim();
-if (baselineFile) {
+/**
+ * The run's context, resolved once (main process) and published for the workers and reporters: the target, the seed,
+ * the baseline (a file that cannot be used is a bad configuration, before any request), where everything goes.
+ */
+function resolvedRun(): RunContext {
+  const target = validatedTarget();
+  const files = {
+    ledger: resolve(REPORTS, RUN_OUTPUTS.ledger),
+    requestLog: resolve(REPORTS, RUN_OUTPUTS.requestLog),
+    watch: resolve(REPORTS, RUN_OUTPUTS.watch),
+  };
   try {
-    readBaseline(baselineFile, '');
+    const place = { reports: REPORTS, shard: SHARD, matrixDir: MATRIX_DIR, files };
+    return runContext(target, place, () => randomInt(1, 2 ** 31 - 1));
   } catch (error) {
     if (!(error instanceof BaselineError)) throw error;
     console.error(error.message);
-    refuse([error.message], refusedTarget(target));
+    return refuse([error.message], refusedTarget(target));
   }
 }
+
+// Playwright loads this file in the workers, and more than once in the main process: the run is resolved once.
+const published = readRun();
+const mine = published && (!isMainProcess || published.pid === process.pid) ? published : undefined;
+const RUN = mine ?? resolvedRun();
+const target = runTarget(RUN, process.env, bundledMockEnv);
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
-// The target as every report names it (global setup fills in the bundled mock's address once it listens).
-const info = targetInfo(target, suiteVersion());
-if (isMainProcess && !listOnly) {
-  // One request ledger for the whole run (every worker, every restart): the budget and the count.
-  process.env.CONFORMANCE_LEDGER = resolve(REPORTS, RUN_OUTPUTS.ledger);
-  resetLedger(process.env.CONFORMANCE_LEDGER);
-  // Every request of the run, logged by each process into its own file here (core/client/request-log.ts); the rule
-  // matrix assembles them into requests.ndjson and requests.har at the end.
-  process.env.CONFORMANCE_REQUEST_LOG = resolve(REPORTS, RUN_OUTPUTS.requestLog);
-  mkdirSync(process.env.CONFORMANCE_REQUEST_LOG, { recursive: true });
-  // Every answer of the run, kept by each process for the checks that judge them all (core/run/watch.ts).
-  process.env[WATCH_VAR] = resolve(REPORTS, RUN_OUTPUTS.watch);
-  mkdirSync(process.env[WATCH_VAR], { recursive: true });
-  // One seed for the run (fixtures/property.ts derives each property's from it), passed to the workers in
-  // FC_SEED and written to the rule matrix: rerunning with it against the same target sends the same requests.
-  const seed = target.fcSeed ?? randomInt(1, 2 ** 31 - 1);
-  process.env.FC_SEED = String(seed);
-  process.env[TARGET_VAR] = JSON.stringify(info);
+if (isMainProcess && !listOnly && !mine) {
+  // One request ledger for the whole run (every worker, every restart): the budget and the count. Every request of
+  // the run, logged by each process into its own file (assembled into requests.ndjson and requests.har at the end),
+  // and every answer, kept for the checks that judge them all (core/run/watch.ts).
+  resetLedger(RUN.files.ledger);
+  mkdirSync(RUN.files.requestLog, { recursive: true });
+  mkdirSync(RUN.files.watch, { recursive: true });
+  publishRun(RUN);
   // The console's first lines: which API, as whom, by which suite, with which seed.
-  const where = target.bundledMock ? { ...info, baseURL: '127.0.0.1, on the port it gets at start' } : info;
+  const where = target.bundledMock ? { ...RUN.target, baseURL: '127.0.0.1, on the port it gets at start' } : RUN.target;
   console.log(`Target: ${describeTarget(where)}`);
-  console.log(`  ${describeInputs(info)}`);
-  console.log(`seed ${seed} — rerun with FC_SEED=${seed}`);
+  console.log(`  ${describeInputs(RUN.target)}`);
+  console.log(`seed ${RUN.seed} — rerun with FC_SEED=${RUN.seed}`);
 }
+// The run's ledger, for the reporters that show its counts (they never open it themselves).
+const ledger = openLedger(RUN.files.ledger);
 
 // The run's facts for the HTML report (metadata) and Allure's environment; never a key.
 const facts = {
   target: target.bundledMock ? 'the bundled mock' : target.baseURL,
   profile: target.profile,
-  'optional inputs': info.configured.join(', ') || 'none',
-  suite: `payment-api-conformance ${info.suiteVersion}`,
-  seed: process.env.FC_SEED ?? '',
+  'optional inputs': RUN.target.configured.join(', ') || 'none',
+  suite: `payment-api-conformance ${RUN.target.suiteVersion}`,
+  seed: String(RUN.seed),
 };
 
-export default defineConfig<object, { watchOf: string | undefined }>({
+export default defineConfig<object, { watchOf: string | undefined; watchDir: string | undefined }>({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
   grep: target.grep,
@@ -146,10 +159,12 @@ export default defineConfig<object, { watchOf: string | undefined }>({
   metadata: facts,
   reporter: [
     // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
-    listOnly ? ['list'] : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps }],
+    listOnly
+      ? ['list']
+      : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps, ledger }],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
     // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
-    [own('./reporters/rule-matrix.ts'), { outputDir: REPORTS }],
+    [own('./reporters/end-of-run.ts'), { ledger }],
     ['html', { outputFolder: resolve(REPORTS, RUN_OUTPUTS.html), open: 'never' }],
     ['json', { outputFile: resolve(REPORTS, RUN_OUTPUTS.results) }],
     [
@@ -168,7 +183,7 @@ export default defineConfig<object, { watchOf: string | undefined }>({
   ],
   outputDir: resolve(REPORTS, RUN_OUTPUTS.testResults),
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
-  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  use: { trace: 'off', screenshot: 'off', video: 'off', watchDir: RUN.files.watch },
   globalSetup: own('./fixtures/global-setup.ts'),
   // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
   // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.

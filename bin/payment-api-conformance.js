@@ -36,8 +36,18 @@ function commandArguments() {
 }
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
-const NAME = 'payment-api-conformance';
-const EXIT = { conformant: 0, nonconformant: 1, badConfiguration: 2, inconclusive: 3 };
+/** What a run writes and how it ends, named once for the suite and this command (core/model/outputs.ts types it). */
+const OUTPUTS = createRequire(import.meta.url)('../core/model/outputs.json');
+const NAME = OUTPUTS.package;
+const EXIT = {
+  conformant: OUTPUTS.exitCodes.conformant,
+  nonconformant: OUTPUTS.exitCodes.nonconformant,
+  badConfiguration: OUTPUTS.exitCodes['bad configuration'],
+  inconclusive: OUTPUTS.exitCodes.inconclusive,
+};
+/** A shard's folder under the reports folder (`shard-2-of-3`). */
+const shardFolder = (shard) =>
+  OUTPUTS.shardFolder.replace('{current}', String(shard.current)).replace('{total}', String(shard.total));
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -109,10 +119,10 @@ function replayFlags(tokens) {
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
 }
 
-/** The live run that holds a reports folder (core/run/reports-lock.ts writes its .run.lock), if another one does. */
+/** The live run that holds a reports folder (reporters/reports-lock.ts writes its .run.lock), if another one does. */
 function holderOf(dir) {
   try {
-    const holder = JSON.parse(readFileSync(join(dir, '.run.lock'), 'utf8'));
+    const holder = JSON.parse(readFileSync(join(dir, OUTPUTS.lockFile), 'utf8'));
     if (typeof holder.pid !== 'number' || holder.pid === process.pid) return undefined;
     try {
       process.kill(holder.pid, 0);
@@ -249,10 +259,10 @@ if (passthrough.includes('--list')) {
   process.exit(await new Promise((done) => listing.on('exit', (code) => done(code ?? EXIT.inconclusive))));
 }
 // The rule matrix of this run decides the exit code: one left by an earlier run must not. A shard writes its own
-// (reporters/rule-matrix.ts, shardFolder).
+// (reporters/end-of-run.ts; its folder: core/model/outputs.json).
 const shard = shardOf(passthrough);
-const matrix = resolve(reports, ...(shard ? [`shard-${shard.current}-of-${shard.total}`] : []), 'conformance.json');
-rmSync(matrix, { force: true });
+const resultFile = resolve(reports, ...(shard ? [shardFolder(shard)] : []), OUTPUTS.reportFiles.json);
+rmSync(resultFile, { force: true });
 
 const child = spawn(process.execPath, [cli, 'test', '--config', config, ...passthrough], { env, stdio: 'inherit' });
 // A stop (Ctrl-C, or what a CI system sends a cancelled job): Playwright stops on SIGINT alone, gracefully — the checks
@@ -276,14 +286,14 @@ child.on('error', (error) => fail(EXIT.inconclusive, `could not start Playwright
 child.on('exit', (code, signal) => {
   let outcome;
   try {
-    outcome = JSON.parse(readFileSync(matrix, 'utf8')).outcome;
+    outcome = JSON.parse(readFileSync(resultFile, 'utf8')).outcome;
   } catch {
     // Another run took the folder between our look and Playwright's start: the config said so and stopped.
     const taken = holderOf(reports);
     if (taken) fail(EXIT.badConfiguration, heldBy(reports, taken));
-    // No rule matrix: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
+    // No rule resultFile: Playwright stopped before its reporters ended (an option it refused, a crash, a signal).
     const how = signal ? `was stopped by ${signal}` : `exited with ${code}`;
-    fail(EXIT.inconclusive, `Playwright ${how} before writing ${matrix}: inconclusive (exit 3)`);
+    fail(EXIT.inconclusive, `Playwright ${how} before writing ${resultFile}: inconclusive (exit 3)`);
   }
   process.exit(Object.values(EXIT).includes(outcome?.exitCode) ? outcome.exitCode : EXIT.inconclusive);
 });

@@ -4,66 +4,21 @@
  * that rule allows. Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
-import type { Around, HeaderSpelling, KeyMutation, KeySlot } from '../core/model/credentials.ts';
+import {
+  type AccessCase,
+  type AccessExpectation,
+  type AccessOracle,
+  type AccessRule,
+  isValidCredential,
+  type MerchantRole,
+  type Spelling,
+} from '../core/model/access.ts';
+import { type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
 import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
-import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { recordsCarried } from './method-answers.ts';
-
-export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
-export type Endpoint = 'status' | 'list';
-
-export type Credential =
-  | { kind: 'none' }
-  /** A made-up header value, never a secret (`Bearer not-a-key`, `''`). */
-  | { kind: 'malformed'; header: string }
-  /** A configured key, possibly mutated, possibly with more in the header `around` it (another credential). */
-  | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation; around?: Around };
-
-/** How the header is written around the key: the scheme's spelling, the whitespace after it, before and after all. */
-export type Spelling = HeaderSpelling;
-
-export interface AccessCase {
-  credential: Credential;
-  spelling: Spelling;
-  endpoint: Endpoint;
-  /** Whose payments (ignored for `status`). */
-  merchant: MerchantRole;
-  query: PageRequest;
-  /** GET when absent. HEAD and OPTIONS are judged by the rule GET's request would have (reading "Methods"). */
-  method?: SafeMethod;
-  /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
-  preflight?: true;
-}
-
-/** The rules whose answers the access oracle fixes. */
-export type AccessRule = Extract<
-  RuleId,
-  | 'AUTH-MISSING'
-  | 'AUTH-INVALID'
-  | 'AUTH-REVOKED'
-  | 'AUTH-FIRST'
-  | 'AUTH-FORBIDDEN'
-  | 'AUTH-STATUS'
-  | 'MODE-TEST-SANDBOX'
-  | 'MODE-LIVE-SANDBOX'
-  | 'MODE-TEST-LIVE'
-  | 'MODE-LIVE-LIVE'
-  | 'ADV-UNKNOWN-MERCHANT'
->;
-
-export interface AccessExpectation {
-  rule: AccessRule;
-  allowed: (status: number) => boolean;
-  /** The answer the rule requires, for the Expected line. */
-  answer: string;
-  /** What was sent, in words. */
-  what: string;
-  /** A 2xx answer must carry no listing and no record (OPTIONS: reading "Methods"). */
-  noRecords?: true;
-}
 
 const only =
   (...statuses: number[]) =>
@@ -71,18 +26,11 @@ const only =
     statuses.includes(s);
 const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
 
-/** The keys that are valid as issued; revoked and rotated-out keys are refused (§7). */
-const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
-
-export function isValidCredential(c: Credential): boolean {
-  return c.kind === 'key' && c.mutation === undefined && c.around === undefined && VALID_SLOTS.includes(c.slot);
-}
-
 /**
  * Whether the key stands as a word of its own after the scheme (spaces, leniently tabs) or alone (a bare key):
  * `Bearer<key>` is another credential, not the key.
  */
-export const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
+const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
 
 /**
  * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a
@@ -212,3 +160,6 @@ export function accessViolation(exp: AccessExpectation, e: Exchange, query: Page
   const hint = hints[e.status] ?? (e.status >= 500 ? 'a server error' : undefined);
   return { rule: exp.rule, expected, received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`, exchange: e };
 }
+
+/** The oracle as the access properties take it (core/run/access-property.ts): the expectation and its judgment. */
+export const ACCESS_ORACLE: AccessOracle = { expected: expectedAccess, violation: accessViolation };

@@ -4,7 +4,15 @@
  */
 
 import { type Exchange, isClientError } from '../core/model/exchange.ts';
-import { MAX_LIMIT, readEnvelope, type Window } from '../core/model/listing.ts';
+import {
+  echoesAsSent,
+  limitInForce,
+  MAX_LIMIT,
+  pageSize,
+  readEnvelope,
+  sizeBreakOf,
+  type Window,
+} from '../core/model/listing.ts';
 import { type Derivation, derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
 
@@ -37,12 +45,6 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
   return undefined;
 }
 
-/** The limit in force for what was sent, per the reading: requested if 1..100, default if omitted, 100 if clamped. */
-export function limitInForce(sent: Window, defaultLimit: number): number {
-  if (sent.limit === undefined) return defaultLimit;
-  return Math.min(sent.limit, MAX_LIMIT);
-}
-
 /**
  * PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. Over the cap
  * the limit in force is LIM-CAP's (100): an answer that breaks the cap says the echo may follow from it.
@@ -50,9 +52,9 @@ export function limitInForce(sent: Window, defaultLimit: number): number {
 export function echoViolation(e: Exchange, sent: Window, defaultLimit: number): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined; // not a usable 200: other checks judge it
+  if (echoesAsSent(env, sent, defaultLimit)) return undefined;
   const offset = sent.offset ?? 0;
   const limit = limitInForce(sent, defaultLimit);
-  if (env.offset === offset && env.limit === limit) return undefined;
   const over = sent.limit !== undefined && sent.limit > MAX_LIMIT;
   const v: Violation = {
     rule: 'PAG-ECHO',
@@ -124,18 +126,16 @@ export function defaultLimitViolation(e: Exchange, defaultLimit: number): Violat
 }
 
 /** How a page breaks PAG-SIZE, for a finding that may follow from it: `holds 9 records where its own … call for 10`. */
-export function sizeBreak(e: Exchange): string | undefined {
+function sizeBreak(e: Exchange): string | undefined {
   const env = readEnvelope(e);
-  if (!env || !sizeViolation(e)) return undefined;
-  const want = Math.max(0, Math.min(env.limit, env.total - env.offset));
-  return `holds ${env.data.length} records where its own offset ${env.offset}, limit ${env.limit} and total ${env.total} call for ${want}`;
+  return env && sizeBreakOf(env);
 }
 
 /** PAG-SIZE: data.length = max(0, min(limit, total - offset)), from the echoed values. */
 export function sizeViolation(e: Exchange): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined;
-  const expected = Math.max(0, Math.min(env.limit, env.total - env.offset));
+  const expected = pageSize(env);
   if (env.data.length === expected) return undefined;
   const v: Violation = {
     rule: 'PAG-SIZE',

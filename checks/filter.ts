@@ -6,25 +6,11 @@
 
 import type { Exchange } from '../core/model/exchange.ts';
 import { readEnvelope } from '../core/model/listing.ts';
+import { statusOf } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { pastEndBasis } from './envelope.ts';
 import { describeRecord, pageOf, type Walked } from './order.ts';
-
-/** The record's `status`, or undefined when it has none. */
-export function statusOf(record: unknown): unknown {
-  return (record as { status?: unknown } | null)?.status;
-}
-
-/** The string statuses seen in `records`, most frequent first (ties by name), with their counts. */
-export function statusCounts(records: readonly unknown[]): Array<[string, number]> {
-  const counts = new Map<string, number>();
-  for (const r of records) {
-    const s = statusOf(r);
-    if (typeof s === 'string') counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-}
 
 /** The records whose status is exactly `status`. */
 export function withStatus(records: readonly unknown[], status: string): unknown[] {

@@ -7,16 +7,9 @@
 
 import type { Exchange } from '../core/model/exchange.ts';
 import { identity, readEnvelope } from '../core/model/listing.ts';
-import type { Page } from '../core/model/result-set.ts';
+import type { IsolatedListing } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
-
-/** One enumerated listing: what it is (for the report), its records and the pages they came from. */
-export interface IsolatedListing {
-  label: string;
-  records: readonly unknown[];
-  pages: readonly Pick<Page, 'exchange'>[];
-}
 
 const SHOWN = 3;
 

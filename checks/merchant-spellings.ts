@@ -5,34 +5,17 @@
  * id names, relaxed elsewhere to what any merchant id allows that credential. Pure; `accessViolation` words a failure.
  */
 
-import type { KeySlot } from '../core/model/credentials.ts';
-import { type Exchange, is2xx } from '../core/model/exchange.ts';
-import type { PageRequest } from '../core/model/listing.ts';
 import {
   type AccessExpectation,
-  type Credential,
-  expectedAccess,
   isValidCredential,
-  type MerchantRole,
-} from './access-oracle.ts';
-
-/** What the run learned of a spelling, with the test key (which may list every configured merchant). */
-export interface SpellingFacts {
-  /** The test key got a 2xx there. */
-  served: boolean;
-  /** Served, and its listing holds a record of the merchant the id names: the target resolved it to that merchant. */
-  resolved: boolean;
-  /** Records in the answer judged that the credential may not see anywhere (a sandbox payment to the live key). */
-  forbiddenRecords: number;
-}
-
-export interface SpelledCase {
-  credential: Credential;
-  merchant: Exclude<MerchantRole, 'unknown'>;
-  /** What was changed, in words. */
-  spelling: string;
-  query: PageRequest;
-}
+  type SpelledCase,
+  type SpellingFacts,
+  type SpellingJudge,
+} from '../core/model/access.ts';
+import type { KeySlot } from '../core/model/credentials.ts';
+import { type Exchange, is2xx } from '../core/model/exchange.ts';
+import { accessViolation, expectedAccess } from './access-oracle.ts';
+import { sharedRecordsViolation } from './isolation.ts';
 
 const standing = (f: Pick<SpellingFacts, 'served' | 'resolved'>) =>
   f.resolved
@@ -86,6 +69,14 @@ export function spelledExpectation(
 }
 
 /** Whether the canonical answer settles the case whatever the facts: a refusal the rule asks for on any spelling. */
-export function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
+function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
   return !is2xx(e.status) && exp.allowed(e.status);
 }
+
+/** The judgment of spelled merchant ids as the spelling properties take it (core/run/merchant-spellings.ts). */
+export const SPELLING_JUDGE: SpellingJudge = {
+  expected: spelledExpectation,
+  settledWithoutFacts,
+  violation: accessViolation,
+  shared: sharedRecordsViolation,
+};

@@ -66,7 +66,7 @@ const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** The identity key of a record: its `id` (typed: 7 and "7" differ), or its whole content in key order. */
-export function identityKey(r: Row): string {
+function identityKey(r: Row): string {
   const id = r.id;
   if (typeof id === 'string' || typeof id === 'number') return `id:${JSON.stringify(id)}`;
   return `json:${JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))}`;
@@ -106,13 +106,13 @@ export interface Learned {
 }
 
 const provenanceKey = (p: Provenance) => `${p.merchant}/${p.mode}`;
-export const describeProvenance = (p: Provenance) =>
+const describeProvenance = (p: Provenance) =>
   `the ${p.mode}-mode listing of the ${p.merchant === 'otherSandbox' ? 'other sandbox' : p.merchant} merchant`;
 
 const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, Learned[]>>();
 
 /** Every learned record by identity key (records that share an id but differ are kept apart), once per answer list. */
-export function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
+function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
   const known = indexes.get(answers);
   if (known) return known;
   const index = new Map<string, Learned[]>();

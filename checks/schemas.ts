@@ -1,10 +1,9 @@
 /**
  * JSON Schema validation of what the spec shows (payment-api.md §2): the collection envelope, the payment
- * record and the API key format. The schemas are compiled ahead of time (checks/schemas.compiled.ts, by
+ * record (the key format: core/model/credentials.ts). The schemas are compiled ahead of time (checks/schemas.compiled.ts, by
  * `npm run docs`); the validators return short, readable problems that go straight into failure reports.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import apiKeySchema from '../schemas/api-key.schema.json' with { type: 'json' };
 import { envelope, payment } from './schemas.compiled.ts';
 
 /** One schema violation: where (a JSON pointer, '' for the value itself) and what, e.g. `/total must be integer`. */
@@ -24,17 +23,6 @@ type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null 
 const envelopeValidator = envelope as unknown as Validate;
 const paymentValidator = payment as unknown as Validate;
 
-/**
- * The key formats: a string matching the pattern of the schema's `$defs` entry (as ajv matches patterns, with the
- * `u` flag). tests/unit/schemas.test.ts holds ajv to the same.
- */
-const keyFormat = (def: { type: string; pattern: string }) => {
-  const re = new RegExp(def.pattern, 'u');
-  return (s: unknown) => typeof s === 'string' && re.test(s);
-};
-const testKeyFormat = keyFormat(apiKeySchema.$defs.testKey);
-const liveKeyFormat = keyFormat(apiKeySchema.$defs.liveKey);
-
 /** Problems of a 200 listing's envelope (ENV-SCHEMA); [] when it conforms. Records in `data` are not checked here. */
 export function validateEnvelope(value: unknown): SchemaProblem[] {
   return run(envelopeValidator, value, '');
@@ -46,16 +34,6 @@ export function validateEnvelope(value: unknown): SchemaProblem[] {
  */
 export function validatePayment(value: unknown, at = ''): SchemaProblem[] {
   return run(paymentValidator, value, at);
-}
-
-/** True when `s` has the sandbox key format `sk_test_<secret>`. */
-export function isTestKey(s: unknown): boolean {
-  return testKeyFormat(s);
-}
-
-/** True when `s` has the live key format `sk_live_<secret>`. */
-export function isLiveKey(s: unknown): boolean {
-  return liveKeyFormat(s);
 }
 
 function run(validate: Validate, value: unknown, at: string): SchemaProblem[] {

@@ -6,14 +6,16 @@
  * the target and seed of each run. Console text, and Markdown with --markdown.
  * Exit: 1 when B has a MUST rule failing that A did not fail; else 0; 2 for bad usage or an unreadable input.
  */
+
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { EXIT_CODES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
-import { headline, type RuleRow, type Summary } from '../reporters/summary.ts';
-import { mergeResults, read, resultFiles } from './merge.ts';
+import type { RuleRow, Summary } from '../reporters/summary.ts';
+import { headline } from '../reporters/summary-text.ts';
+import { commandArgs } from './options.ts';
+import { mergeResults, readResult, resultFiles } from './results.ts';
 
 export const USAGE =
   'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
@@ -252,25 +254,15 @@ export function diffMarkdown(d: RunDiff): string {
 /** A run from a path: a conformance.json, a folder holding one, or a sharded run's folder (its shards merged). */
 export function readRun(path: string): Summary {
   const files = resultFiles(path);
-  const results = files.map(read);
+  const results = files.map(readResult);
   if (results.length === 1) return results[0] as Summary;
   return mergeResults(results);
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { markdown?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    const options = { markdown: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true }));
-  } catch (error) {
-    console.error(`diff: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('diff', args, { markdown: { type: 'string' } } as const, USAGE, true);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length !== 2) {
     console.error(`diff: name two runs, A and B\n${USAGE}`);
     return EXIT_CODES['bad configuration'];

@@ -4,11 +4,13 @@
  * in. The installed package keeps its examples in its own folder (node_modules/…), which is no place to edit; this
  * puts the right one where the suite reads it. It never overwrites a file (unless --force) and never holds a key.
  */
+
 import { copyFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { PROFILE_EXAMPLES } from '../core/run/config.ts';
+import { EXIT_CODES } from '../core/model/outputs.ts';
+import { PROFILE_EXAMPLES } from '../core/model/target.ts';
+import { commandArgs } from './options.ts';
 
 export const USAGE = `Usage: payment-api-conformance init [--profile ${PROFILE_EXAMPLES.join('|')}] [--force]`;
 
@@ -22,34 +24,22 @@ function packageDir(): string {
 }
 
 export async function main(args: string[], cwd = process.cwd()): Promise<number> {
-  let values: { profile?: string; force?: boolean; help?: boolean };
-  try {
-    const options = {
-      profile: { type: 'string' },
-      force: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    } as const;
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
-  } catch (error) {
-    console.error(`init: ${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const options = { profile: { type: 'string' }, force: { type: 'boolean' } } as const;
+  const parsed = commandArgs('init', args, options, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const profile = values.profile?.trim();
   if (profile !== undefined && !(PROFILE_EXAMPLES as readonly string[]).includes(profile)) {
     console.error(
       `init: the package has examples for the profiles ${PROFILE_EXAMPLES.join(' and ')}, not "${profile}"`,
     );
-    return 2;
+    return EXIT_CODES['bad configuration'];
   }
   const name = profile ? `.env.${profile}` : '.env';
   const target = resolve(cwd, name);
   if (existsSync(target) && !values.force) {
     console.error(`init: ${target} exists already; nothing was written (--force replaces it)`);
-    return 2;
+    return EXIT_CODES['bad configuration'];
   }
   copyFileSync(resolve(packageDir(), `${name}.example`), target);
   const command = process.env.CONFORMANCE_COMMAND?.trim() || 'npx payment-api-conformance';

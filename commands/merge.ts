@@ -7,37 +7,17 @@
  * the shards' baseline if they had one, and exits with the merged outcome's code. Each check keeps the lines of its
  * requests in its own shard's request log, and names that log (`requestLog`, relative to the merged reports folder).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { EXIT_CODES, REPORT_FILES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
-import { SEVERITY } from '../core/model/verdict.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
 import { writeReports } from '../reporters/reports.ts';
-import { consoleTable, requestLogOf, SCHEMA_VERSION, type Summary, summarize } from '../reporters/summary.ts';
+import type { Summary } from '../reporters/summary.ts';
+import { consoleTable, requestLogOf } from '../reporters/summary-text.ts';
+import { commandArgs } from './options.ts';
+import { mergeResults, readResult, resultFiles } from './results.ts';
 
 export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
-
-/** The conformance.json files a RESULT names: the file, those of the folder's shard folders, or the folder's own. */
-export function resultFiles(path: string): string[] {
-  if (!existsSync(path)) throw new Error(`${path} does not exist`);
-  if (statSync(path).isFile()) return [path];
-  const shards = readdirSync(path)
-    .filter((d) => /^shard-\d+-of-\d+$/.test(d) && existsSync(join(path, d, 'conformance.json')))
-    .map((d) => join(path, d, 'conformance.json'));
-  if (shards.length > 0) return shards;
-  const own = join(path, 'conformance.json');
-  if (existsSync(own)) return [own];
-  throw new Error(`${path} holds no conformance.json (nor shard folders with one)`);
-}
-
-export function read(file: string): Summary {
-  const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
-  if (summary.schemaVersion !== SCHEMA_VERSION) {
-    throw new Error(`${file} has layout version ${summary.schemaVersion}; this suite reads ${SCHEMA_VERSION}`);
-  }
-  return summary;
-}
 
 /**
  * A shard's result as the merged reports in `dir` see it: each check names its shard's request log (beside the shard's
@@ -63,49 +43,10 @@ export function missingShards(results: readonly Summary[]): string[] {
     .map((i) => `shard ${i} of ${total}`);
 }
 
-const STATUS_ORDER = ['interrupted', 'timedout', 'failed', 'passed'];
-
-/** The results of a run's shards as one summary: their checks judged together. */
-export function mergeResults(results: readonly Summary[]): Summary {
-  // One record per check; a check given twice (the same folder twice) counts once, by its most telling verdict.
-  const byCheck = new Map<string, Summary['checks'][number]>();
-  for (const c of results.flatMap((r) => r.checks)) {
-    const seen = byCheck.get(c.check);
-    if (!seen || SEVERITY.indexOf(c.verdict) < SEVERITY.indexOf(seen.verdict)) byCheck.set(c.check, c);
-  }
-  const seeds = new Set(results.map((r) => r.seed));
-  const worst = results.map((r) => r.status).sort((a, b) => STATUS_ORDER.indexOf(a) - STATUS_ORDER.indexOf(b))[0];
-  const sum = (f: (r: Summary) => number) => results.reduce((n, r) => n + (f(r) ?? 0), 0);
-  return summarize([...byCheck.values()], {
-    seed: seeds.size === 1 ? ([...seeds][0] ?? null) : null,
-    status: worst ?? 'passed',
-    durationSeconds: Math.max(0, ...results.map((r) => r.durationSeconds ?? 0)),
-    requests: sum((r) => r.requests),
-    preflightRequests: sum((r) => r.preflightRequests),
-    transportFailures: sum((r) => r.transportFailures),
-    globalErrors: results.flatMap((r) => r.globalErrors ?? []),
-    strict: results.some((r) => r.strict),
-    shard: null,
-    target: results.find((r) => r.target)?.target ?? null,
-    // The shards of one run were judged against one baseline: the merged run is judged against it again, as a whole.
-    baseline: results.find((r) => r.baseline)?.baseline ?? null,
-  });
-}
-
 export async function main(args: string[]): Promise<number> {
-  let values: { reports?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    const options = { reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true }));
-  } catch (error) {
-    console.error(`merge: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('merge', args, { reports: { type: 'string' } } as const, USAGE, true);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length === 0) {
     console.error(`merge: name the results to merge\n${USAGE}`);
     return EXIT_CODES['bad configuration'];
@@ -115,7 +56,7 @@ export async function main(args: string[]): Promise<number> {
   const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
   try {
     files = [...new Set(positionals.flatMap(resultFiles).map((f) => resolve(f)))];
-    results = files.map((f) => withRequestLog(read(f), f, dir));
+    results = files.map((f) => withRequestLog(readResult(f), f, dir));
   } catch (error) {
     console.error(`merge: ${(error as Error).message}; nothing was merged`);
     return EXIT_CODES['bad configuration'];
@@ -131,6 +72,8 @@ export async function main(args: string[]): Promise<number> {
   writeReports(dir, merged);
   const shown = files.map((f) => relative(process.cwd(), f) || f).join(', ');
   console.log(`Merged ${results.length} result(s): ${shown}`);
-  console.log(redact(consoleTable(merged, relative(process.cwd(), join(dir, 'conformance.md')) || 'conformance.md')));
+  console.log(
+    redact(consoleTable(merged, relative(process.cwd(), join(dir, REPORT_FILES.markdown)) || REPORT_FILES.markdown)),
+  );
   return merged.outcome.exitCode;
 }

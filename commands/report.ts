@@ -8,17 +8,19 @@
  *   to get it, and conformance.html is the report.
  * Exit: 0 written; 2 no run in DIR, or Allure failed.
  */
+
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { EXIT_CODES, REPORT_FILES, RUN_OUTPUTS } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import { conformanceHtml } from '../reporters/html.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
-import { headline, type Summary } from '../reporters/summary.ts';
-import { read } from './merge.ts';
+import type { Summary } from '../reporters/summary.ts';
+import { headline } from '../reporters/summary-text.ts';
+import { commandArgs } from './options.ts';
+import { readResult } from './results.ts';
 
 export const USAGE = 'Usage: payment-api-conformance report [--reports DIR]   (the HTML reports of the run in DIR)';
 
@@ -95,18 +97,9 @@ function allureReport(cli: string, results: string, output: string, summary: Sum
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { reports?: string; help?: boolean };
-  try {
-    const options = { reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values } = parseArgs({ args, options, strict: true }));
-  } catch (error) {
-    console.error(`report: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandArgs('report', args, { reports: { type: 'string' } } as const, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const dir = resolve(values.reports ?? (process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'));
   const shown = (p: string) => {
     const rel = relative(process.cwd(), p);
@@ -114,16 +107,16 @@ export async function main(args: string[]): Promise<number> {
   };
   let summary: Summary;
   try {
-    summary = read(join(dir, 'conformance.json'));
+    summary = readResult(join(dir, REPORT_FILES.json));
   } catch (error) {
-    const why = existsSync(join(dir, 'conformance.json')) ? (error as Error).message : 'there is no conformance.json';
+    const why = existsSync(join(dir, REPORT_FILES.json)) ? (error as Error).message : 'there is no conformance.json';
     console.error(`report: ${why} in ${shown(dir)}: run payment-api-conformance (with --reports ${shown(dir)}) first`);
     return EXIT_CODES['bad configuration'];
   }
-  writeFileSync(join(dir, 'conformance.html'), conformanceHtml(summary));
-  console.log(`Report: ${shown(join(dir, 'conformance.html'))} (one file, opens from disk) — ${headline(summary)}`);
+  writeFileSync(join(dir, REPORT_FILES.html), conformanceHtml(summary));
+  console.log(`Report: ${shown(join(dir, REPORT_FILES.html))} (one file, opens from disk) — ${headline(summary)}`);
 
-  const results = join(dir, 'allure-results');
+  const results = join(dir, RUN_OUTPUTS.allureResults);
   if (!existsSync(results) || readdirSync(results).length === 0) {
     console.log(`No Allure results in ${shown(results)}: no Allure report.`);
     return 0;
@@ -134,12 +127,12 @@ export async function main(args: string[]): Promise<number> {
       [
         'The Allure report needs Allure 3, which is not installed with this command (a devDependency of the suite).',
         `Get it in this folder and run the command again: npm install --no-save allure@${ALLURE_VERSION} && npx payment-api-conformance report --reports ${shown(dir)}`,
-        `Until then ${shown(join(dir, 'conformance.html'))} is the report.`,
+        `Until then ${shown(join(dir, REPORT_FILES.html))} is the report.`,
       ].join('\n'),
     );
     return 0;
   }
-  const output = join(dir, 'allure-report');
+  const output = join(dir, RUN_OUTPUTS.allureReport);
   const problems = allureReport(cli, results, output, summary);
   if (problems.length > 0) {
     for (const p of problems) console.error(`report: ${p}`);

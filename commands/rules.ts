@@ -2,9 +2,9 @@
  * `payment-api-conformance rules [--json]` (and `--list-rules`): the rule catalogue — id, spec section, level,
  * requirement — as a table or as JSON. It runs nothing, reads no target and writes nothing.
  */
-import { parseArgs } from 'node:util';
+
 import { RULES } from '../core/model/rules.ts';
-import { EXIT_CODES } from '../reporters/outcome.ts';
+import { commandArgs } from './options.ts';
 
 export const USAGE = 'Usage: payment-api-conformance rules [--json]   (also: payment-api-conformance --list-rules)';
 
@@ -21,16 +21,10 @@ export function rulesTable(): string {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let values: { json?: boolean; help?: boolean };
-  try {
-    const options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values } = parseArgs({ args, options, strict: true }));
-  } catch (error) {
-    console.error(`rules: ${(error as Error).message}\n${USAGE}`);
-    return EXIT_CODES['bad configuration'];
-  }
-  if (values.help) console.log(USAGE);
-  else if (values.json)
+  const parsed = commandArgs('rules', args, { json: { type: 'boolean' } } as const, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  if (values.json)
     console.log(
       JSON.stringify(
         RULES.map(({ id, section, level, requirement }) => ({ id, section, level, requirement })),

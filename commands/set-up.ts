@@ -4,8 +4,9 @@
  * what an earlier run wrote there and writes the whole set: bad configuration, exit 2. Not a subcommand: the command
  * (bin/payment-api-conformance.js) calls it.
  */
-import { type LockHolder, lockReports, releaseReports } from '../core/run/reports-lock.ts';
+
 import { clearRun, writeSetUpReports } from '../reporters/reports.ts';
+import { type LockHolder, lockReports, releaseReports } from '../reporters/reports-lock.ts';
 
 /** Writes the refused run's reports into `dir`; returns the other run that holds `dir` instead (nothing is touched). */
 export function refuseRun(dir: string, problems: string[]): LockHolder | undefined {

@@ -10,10 +10,10 @@ import type { Route } from './routes.ts';
 import type { Store } from './store.ts';
 import type { Variants } from './variants.ts';
 
-export type Permission = 'merchant:status' | 'payments:read';
-export const ALL_PERMISSIONS: readonly Permission[] = ['merchant:status', 'payments:read'];
+type Permission = 'merchant:status' | 'payments:read';
+const ALL_PERMISSIONS: readonly Permission[] = ['merchant:status', 'payments:read'];
 
-export type KeySlot = keyof typeof IDENTITY.keys;
+type KeySlot = keyof typeof IDENTITY.keys;
 
 export interface KeyRecord {
   slot: KeySlot;
@@ -89,7 +89,7 @@ export function splitCredentials(header: string): Credentials {
 }
 
 /** The decision for presented credentials: the key they name (a revoked one too), or why not. Faults may rewrite it. */
-export interface AuthCheck {
+interface AuthCheck {
   credentials: Credentials;
   key: KeyRecord | undefined;
   failure: Failure | undefined;

@@ -20,7 +20,7 @@ export interface Access {
 }
 
 /** What a refusal of the listing could send along (only faults do): the page a listing would have served. */
-export interface Refusal {
+interface Refusal {
   access: Access;
   request: RequestFacts;
   /** The page of the request's query over these listings (listingKey), as the listing would serve it. */
@@ -65,7 +65,7 @@ export function decideAccess(
 }
 
 /** The permission decision for a valid key on an endpoint (and the list's merchant). Faults may rewrite it. */
-export interface PermissionCheck {
+interface PermissionCheck {
   route: RouteKind;
   key: KeyRecord;
   merchant: Merchant | undefined;

@@ -54,7 +54,7 @@ export function reject(status: number, message: Message, param?: string): Failur
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-export const PROBLEM_TYPE = 'application/problem+json';
+const PROBLEM_TYPE = 'application/problem+json';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /** An error as sent: its media type and body. */

@@ -16,8 +16,9 @@ import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
+export { mulberry32 } from './data.ts';
 export { FaultError } from './faults/index.ts';
-export { IDENTITY, type MockIdentity } from './identity.ts';
+export { IDENTITY } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
 export {
   describeVariants,
@@ -27,7 +28,6 @@ export {
   VariantError,
   type VariantInput,
   type VariantName,
-  type Variants,
 } from './variants.ts';
 
 /** A fault as seen from outside the mock: its name, the rule it breaks and what it does (its hooks stay inside). */

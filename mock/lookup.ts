@@ -19,7 +19,7 @@ export const nfkcCasefold = (s: string) => casefold(s.normalize('NFKC')).normali
  * A case- and accent-insensitive collation with PAD SPACE (what `utf8mb4_unicode_ci` compares): compatibility forms
  * and accents fold away, trailing spaces do not count.
  */
-export const collated = (s: string) =>
+const collated = (s: string) =>
   casefold(s.normalize('NFKD').replace(/\p{M}/gu, '')).normalize('NFKC').replace(/ +$/, '');
 /** UTS #39's skeleton (confusables.txt through `unhomoglyph`): what a look-alike-tolerant match compares. */
 export const skeleton = (s: string) => unhomoglyph(s.normalize('NFD')).normalize('NFD');

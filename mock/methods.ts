@@ -20,7 +20,7 @@ export interface MethodsAnswer {
 }
 
 /** The methods the spec's paths serve, as `Allow` lists them (RFC 9110 §10.2.1). */
-export function allowedMethods(v: MethodVariants): string {
+function allowedMethods(v: MethodVariants): string {
   return ['GET', ...(v.head === 'served' ? ['HEAD'] : []), ...(v.options === 'auth-first' ? [] : ['OPTIONS'])].join(
     ', ',
   );

@@ -9,7 +9,7 @@ import { IDENTITY } from './identity.ts';
 import type { Filter } from './store.ts';
 import type { Variants } from './variants.ts';
 
-export type Sort = 'amount' | '-amount';
+type Sort = 'amount' | '-amount';
 
 /** Query behaviour fixed at start: fixture limits and variants, possibly patched by faults. */
 export interface QuerySettings {
@@ -45,7 +45,7 @@ export interface ParsedQuery {
 }
 
 const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
-export type Param = (typeof PARAMS)[number];
+type Param = (typeof PARAMS)[number];
 
 /** Where faults hook into the query settings and the parameters, in the order they are asked. */
 export interface ParamsHooks {

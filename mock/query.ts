@@ -8,20 +8,20 @@ import type { ParsedQuery } from './params.ts';
 import type { Filter, ListingViews, Order, Row, Store } from './store.ts';
 
 /** Which precomputed list serves the page, and which one counts the total. Faults may rewrite it. */
-export interface Plan {
+interface Plan {
   rows: Filter;
   total: Filter;
   order: Order;
 }
 
 /** The half-open range [start, end) of the chosen list that becomes the page. */
-export interface Slice {
+interface Slice {
   start: number;
   end: number;
 }
 
 /** The numbers the envelope echoes. */
-export interface Echo {
+interface Echo {
   offset: number;
   limit: number;
   total: number;
@@ -39,7 +39,7 @@ export interface QueryContext {
 }
 
 /** What slice, page and echo hooks may look at besides: the plan, the true total, and the page size served. */
-export interface PageFacts extends QueryContext {
+interface PageFacts extends QueryContext {
   plan: Plan;
   total: number;
   dataLength: number;

@@ -18,7 +18,7 @@ export interface RouteHooks {
 /** The path prefix the API is served under, per the variant `prefix`. */
 export const API_PREFIX = { none: '', api: '/api/v2' } as const;
 
-export const STATUS_PATH = '/merchant/status';
+const STATUS_PATH = '/merchant/status';
 export const LIST_PREFIX = '/payments/n1/merchant/';
 export const LIST_SUFFIX = '/payments';
 

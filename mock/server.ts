@@ -53,7 +53,7 @@ const isJson = (type: string | undefined) => type?.split(';')[0]?.trim().toLower
 const ignore = () => {};
 
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
-export function decide(
+function decide(
   c: MockConfig,
   sentMethod: string,
   url: string,

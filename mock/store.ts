@@ -12,7 +12,7 @@ export type Filter = Status | 'all' | 'none';
 export const FILTERS: readonly Filter[] = ['all', 'none', ...STATUSES];
 
 /** Orders held for each filtered list: creation order (per variant `unsorted`), amount ascending, descending. */
-export const ORDERS = ['unsorted', 'asc', 'desc'] as const;
+const ORDERS = ['unsorted', 'asc', 'desc'] as const;
 export type Order = (typeof ORDERS)[number];
 
 /** A payment as serialized (id as string or integer, amount as number or string, optional extra fields). */
@@ -26,7 +26,7 @@ export interface Row {
   readonly description?: string;
 }
 
-export type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
+type Views = Readonly<Record<Filter, Readonly<Record<Order, readonly Row[]>>>>;
 
 /** The precomputed lists of one listing (or of a union of listings), and its totals. */
 export interface ListingViews {
@@ -55,17 +55,18 @@ const byCreated: Compare = (a, b) => byText(a.createdAt, b.createdAt);
 /** Integer ids (variant ids=integer): 1001, 1002, … in creation order over the whole data set, then as payments come. */
 const FIRST_INTEGER_ID = 1001;
 
-export function buildStore(dataset: Dataset, variants: Variants): Store {
+/** The rows of the data set as served, made as payments come (ids, amounts, extras per variant), with their texts. */
+function rowMaker(variants: Variants) {
   const integerIds = new Map<Payment, number>();
   const rows = new Map<Payment, Row>();
+  /** The payment behind each row, for inserting into a sorted list. */
+  const payments = new Map<Row, Payment>();
   const texts = new Map<Row, string>();
-  const idOf = (p: Payment): string | number => integerIds.get(p) ?? p.id;
-
   /** The payment as served; its JSON text kept next to it. */
   const add = (p: Payment): Row => {
     if (variants.ids === 'integer') integerIds.set(p, FIRST_INTEGER_ID + integerIds.size);
     const base: Row = {
-      id: idOf(p),
+      id: integerIds.get(p) ?? p.id,
       merchantId: p.merchantId,
       amount: serializeAmount(p.amount, variants.amount),
       currency: p.currency,
@@ -74,63 +75,81 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
     };
     const row = variants.extras === 'on' ? { ...base, description: `Order ${p.id.slice(-6).toUpperCase()}` } : base;
     rows.set(p, row);
+    payments.set(row, p);
     texts.set(row, JSON.stringify(row));
     return row;
   };
-  for (const p of [...dataset.listings.values()].flat().sort(byCreated)) add(p);
+  return { integerIds, rows, payments, texts, add };
+}
+type Rows = ReturnType<typeof rowMaker>;
 
+/** Each order's comparison: creation order (per variant `unsorted`), amount both ways with ties by id (variant `ties`). */
+function comparesOf(variants: Variants, integerIds: ReadonlyMap<Payment, number>): Record<Order, Compare> {
   const ties: Compare =
     variants.ids === 'integer'
       ? (a, b) => (variants.ties === 'id' ? 1 : -1) * ((integerIds.get(a) ?? 0) - (integerIds.get(b) ?? 0))
       : (a, b) => (variants.ties === 'id' ? 1 : -1) * byText(a.id, b.id);
-  const compares: Record<Order, Compare> = {
+  return {
     unsorted: variants.unsorted === 'created' ? byCreated : (a, b) => -byCreated(a, b),
     asc: (a, b) => a.amount - b.amount || ties(a, b),
     desc: (a, b) => b.amount - a.amount || ties(a, b),
   };
-  /** The payment behind each row, for inserting into a sorted list. */
-  const payments = new Map<Row, Payment>([...rows].map(([p, row]) => [row, p]));
+}
 
-  const buildListing = (list: readonly Payment[]): ListingViews => {
-    const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
-    const totals = {} as Record<Filter, number>;
-    for (const filter of FILTERS) {
-      const selected = list.filter((p) => filter === 'all' || p.status === filter);
-      const perOrder = {} as Record<Order, readonly Row[]>;
-      for (const order of ORDERS) {
-        perOrder[order] = Object.freeze([...selected].sort(compares[order]).map((p) => rows.get(p) as Row));
-      }
-      views[filter] = perOrder;
-      totals[filter] = selected.length;
+/** Every list of a listing: per filter, per order, sorted once. */
+function buildListing(list: readonly Payment[], rows: Rows, compares: Record<Order, Compare>): ListingViews {
+  const views = {} as Record<Filter, Record<Order, readonly Row[]>>;
+  const totals = {} as Record<Filter, number>;
+  for (const filter of FILTERS) {
+    const selected = list.filter((p) => filter === 'all' || p.status === filter);
+    const perOrder = {} as Record<Order, readonly Row[]>;
+    for (const order of ORDERS) {
+      perOrder[order] = Object.freeze([...selected].sort(compares[order]).map((p) => rows.rows.get(p) as Row));
     }
-    return { views, totals };
-  };
+    views[filter] = perOrder;
+    totals[filter] = selected.length;
+  }
+  return { views, totals };
+}
 
-  /** The listing's lists with one more payment: only the lists it belongs to change, each a new array. */
-  const withPayment = (listing: ListingViews, p: Payment): ListingViews => {
-    const row = add(p);
-    payments.set(row, p);
-    const views = { ...listing.views } as Record<Filter, Record<Order, readonly Row[]>>;
-    const totals = { ...listing.totals };
-    for (const filter of ['all', p.status] as const) {
-      const perOrder = {} as Record<Order, readonly Row[]>;
-      for (const order of ORDERS) perOrder[order] = inserted(listing.views[filter][order], row, p, compares[order]);
-      views[filter] = perOrder;
-      totals[filter] += 1;
+/** The listing's lists with one more payment: only the lists it belongs to change, each a new array. */
+function withPayment(listing: ListingViews, p: Payment, rows: Rows, compares: Record<Order, Compare>): ListingViews {
+  const row = rows.add(p);
+  const views = { ...listing.views } as Record<Filter, Record<Order, readonly Row[]>>;
+  const totals = { ...listing.totals };
+  for (const filter of ['all', p.status] as const) {
+    const perOrder = {} as Record<Order, readonly Row[]>;
+    for (const order of ORDERS) {
+      perOrder[order] = inserted(listing.views[filter][order], row, p, compares[order], rows.payments);
     }
-    return { views, totals };
-  };
-  /** A sorted list with the row inserted where the order puts it (binary search, one copy). */
-  const inserted = (list: readonly Row[], row: Row, p: Payment, compare: Compare): readonly Row[] => {
-    let low = 0;
-    let high = list.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compare(payments.get(list[mid] as Row) as Payment, p) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    return Object.freeze([...list.slice(0, low), row, ...list.slice(low)]);
-  };
+    views[filter] = perOrder;
+    totals[filter] += 1;
+  }
+  return { views, totals };
+}
+
+/** A sorted list with the row inserted where the order puts it (binary search, one copy). */
+function inserted(
+  list: readonly Row[],
+  row: Row,
+  p: Payment,
+  compare: Compare,
+  payments: ReadonlyMap<Row, Payment>,
+): readonly Row[] {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compare(payments.get(list[mid] as Row) as Payment, p) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return Object.freeze([...list.slice(0, low), row, ...list.slice(low)]);
+}
+
+export function buildStore(dataset: Dataset, variants: Variants): Store {
+  const rows = rowMaker(variants);
+  for (const p of [...dataset.listings.values()].flat().sort(byCreated)) rows.add(p);
+  const compares = comparesOf(variants, rows.integerIds);
 
   const current = new Map<string, readonly Payment[]>(dataset.listings);
   const cache = new Map<string, ListingViews>();
@@ -138,7 +157,11 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
     const id = keys.length === 1 ? (keys[0] as string) : [...keys].sort().join('+');
     let found = cache.get(id);
     if (!found) {
-      found = buildListing(keys.flatMap((k) => current.get(k) ?? []));
+      found = buildListing(
+        keys.flatMap((k) => current.get(k) ?? []),
+        rows,
+        compares,
+      );
       cache.set(id, found);
     }
     return found;
@@ -154,7 +177,7 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
     for (const key of dataset.listings.keys()) {
       const p = next(key);
       current.set(key, [...(current.get(key) ?? []), p]);
-      cache.set(key, withPayment(listing([key]), p));
+      cache.set(key, withPayment(listing([key]), p, rows, compares));
     }
     for (const id of [...cache.keys()]) if (!current.has(id)) cache.delete(id);
   };
@@ -162,7 +185,7 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
   const merchants = new Map(MERCHANTS.map((m) => [m.id, m]));
   return {
     merchant: (id) => merchants.get(id),
-    json: (row) => texts.get(row) ?? JSON.stringify(row),
+    json: (row) => rows.texts.get(row) ?? JSON.stringify(row),
     listing,
     dataset,
     grow,
@@ -170,7 +193,7 @@ export function buildStore(dataset: Dataset, variants: Variants): Store {
 }
 
 /** An amount (integer minor units) as the variant `amount` serializes it. */
-export function serializeAmount(amount: number, as: Variants['amount']): number | string {
+function serializeAmount(amount: number, as: Variants['amount']): number | string {
   if (as === 'string') return String(amount);
   if (as === 'decimal') return `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
   return amount;

@@ -12,27 +12,17 @@
  * - an entry whose checks did not run (not selected, inconclusive) is not judged, and kept.
  * `baselineFrom` writes a baseline from a run's failures (--write-baseline) for the team to edit.
  */
-import { readFileSync } from 'node:fs';
 import {
   type BaselineEntry,
-  BaselineError,
+  type BaselineInput,
   describeEntry,
   excusedBy,
   isExpired,
-  parseBaseline,
   selectsTitle,
 } from '../core/model/baseline.ts';
 import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
 
-export { type BaselineEntry, BaselineError } from '../core/model/baseline.ts';
-
-/** The baseline a run was judged against: its file, its entries and the date that decided expiry. */
-export interface BaselineInput {
-  file: string;
-  entries: BaselineEntry[];
-  /** YYYY-MM-DD: the day of the run. */
-  date: string;
-}
+export type { BaselineEntry } from '../core/model/baseline.ts';
 
 /** A known failure of the run, as reports list it. */
 export interface KnownDeviation {
@@ -130,17 +120,6 @@ export const unjudgedLine = (e: BaselineEntry) =>
   `${describeEntry(e)}: not judged in this run (its checks did not run)`;
 export const unseenLine = (e: BaselineEntry) =>
   `${describeEntry(e)}: not seen in this run, kept (its checks draw their cases from the seed and did not meet the failing one${e.found?.drawn ? `; FC_SEED=${e.found.seed} draws it again` : ''})`;
-
-/** Reads and checks a baseline file; throws BaselineError naming every problem (a bad configuration). */
-export function readBaseline(file: string, date: string): BaselineInput {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new BaselineError(file, [`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
-  }
-  return { file, entries: parseBaseline(text, file), date };
-}
 
 /** The placeholder reason of a written baseline: the team replaces it with theirs. */
 export const PLACEHOLDER_REASON = 'TODO: why this deviation is accepted (a ticket, the vendor’s answer)';

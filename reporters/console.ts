@@ -7,9 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import type { FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { openLedger } from '../core/client/ledger.ts';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
-import { readPreflight } from '../core/model/run-context.ts';
+import { type LedgerCounts, NO_LEDGER, readRun } from '../core/model/run-context.ts';
 import { CHECK_COSTS, PROGRESS_EVERY_MS, progressLine, requestsLeft } from './progress.ts';
 import { recordOfResult } from './records.ts';
 
@@ -36,6 +35,8 @@ export interface ConsoleOptions {
   /** API_MAX_REQUESTS and API_MAX_RPS of the run, for the progress line. */
   budget?: number;
   maxRps?: number;
+  /** The run's request ledger: requests sent and the pace. */
+  ledger?: LedgerCounts;
   [option: string]: unknown;
 }
 
@@ -51,13 +52,14 @@ export default class ConsoleReporter extends playwrightListReporter() {
   /** The checks not ended yet, by title, and what the ended ones sent: the requests left (progress.ts). */
   private readonly unfinished = new Set<string>();
   private readonly finished: Array<{ title: string; requests: number }> = [];
-  private ledger: ReturnType<typeof openLedger> | undefined;
+  private readonly ledger: LedgerCounts;
 
   constructor(options: ConsoleOptions = {}) {
-    const { budget, maxRps, ...list } = options;
+    const { budget, maxRps, ledger, ...list } = options;
     super(list);
     this.budget = budget ?? 0;
     this.maxRps = maxRps ?? 0;
+    this.ledger = ledger ?? NO_LEDGER;
   }
 
   override onBegin(suite: Suite): void {
@@ -100,13 +102,12 @@ export default class ConsoleReporter extends playwrightListReporter() {
   /** A progress line while checks run. */
   private tick(): void {
     if (this.running === 0 || this.checks.finished >= this.checks.total) return;
-    this.ledger ??= openLedger();
     const ledger = this.ledger;
     const pace = ledger.pace();
     const sent = ledger.sent();
     // What the running checks sent so far: the run's requests less the preflight's and the ended checks'.
     const ended = this.finished.reduce((n, f) => n + f.requests, 0);
-    const inFlight = sent - (readPreflight()?.requests ?? 0) - ended;
+    const inFlight = sent - (readRun()?.preflight?.requests ?? 0) - ended;
     const line = progressLine({
       elapsedMs: Date.now() - this.started,
       sent,

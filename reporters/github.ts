@@ -3,9 +3,11 @@
  * failing MUST rule becomes one `::error` annotation (an expired baseline entry too; a fixed one a `::notice`), so a
  * reader of the workflow run sees the verdict without opening an artifact.
  */
+
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeEntry } from '../core/model/baseline.ts';
+import { REPORT_FILES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { Summary } from './summary.ts';
 
@@ -14,7 +16,7 @@ const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace
 const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** The annotation lines of a run: one ::error per failing MUST rule and per expired baseline entry. */
-export function annotations(s: Summary): string[] {
+function annotations(s: Summary): string[] {
   const failed = s.rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST');
   return [
     ...failed.map(
@@ -36,5 +38,5 @@ export function reportToGitHub(s: Summary, dir: string, env: NodeJS.ProcessEnv =
   if (env.GITHUB_ACTIONS !== 'true') return;
   for (const line of annotations(s)) console.log(line);
   const summaryFile = env.GITHUB_STEP_SUMMARY?.trim();
-  if (summaryFile) appendFileSync(summaryFile, `${readFileSync(join(dir, 'conformance.md'), 'utf8')}\n`);
+  if (summaryFile) appendFileSync(summaryFile, `${readFileSync(join(dir, REPORT_FILES.markdown), 'utf8')}\n`);
 }

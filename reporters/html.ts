@@ -6,18 +6,12 @@
  * (scripts/fidelity/html.ts). Every text is escaped and redacted.
  */
 
+import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { describeInputs, describeTarget } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
-import {
-  baselineLines,
-  headline,
-  methodsOf,
-  NO_TARGET,
-  requestLinesOf,
-  requestLogOf,
-  type Summary,
-} from './summary.ts';
+import type { Summary } from './summary.ts';
+import { baselineLines, headline, methodsOf, NO_TARGET, requestLinesOf, requestLogOf } from './summary-text.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -95,12 +89,22 @@ export const legend = (states: string[]): string =>
 
 const anchor = (i: number) => `check-${i + 1}`;
 
-function evidence(c: CheckRecord, i: number): string {
+/** What a check's verdict does to the run, in words (its disposition, core/model/disposition.ts). */
+const DOES: Record<ReturnType<typeof disposition>, string> = {
+  fail: 'fails the run',
+  known: 'a known deviation: does not fail the run',
+  advisory: 'an advisory finding: does not fail the run (it does with CONFORMANCE_STRICT=1)',
+  none: '',
+};
+
+function evidence(c: CheckRecord, i: number, strict: boolean): string {
   const row = (k: string, v: string | undefined, pre = false) =>
     v === undefined || v === '' ? '' : `<dt>${esc(k)}</dt><dd>${pre ? `<pre>${esc(v)}</pre>` : esc(v)}</dd>`;
-  const verdict = c.known
+  const does = DOES[disposition(ofCheck(c), { strict })];
+  const found = c.known
     ? `known deviation (${c.known.reason}, until ${c.known.until}); the check found: ${c.verdict}`
     : c.verdict;
+  const verdict = does && !c.known ? `${found} (${does})` : found;
   return [
     `<section class="evidence" id="${anchor(i)}"><h3><span class="${cellClass(ruleVerdictOf(c))}">&nbsp;${esc(ruleVerdictOf(c))}&nbsp;</span> ${esc(c.check)}</h3><dl>`,
     row('verdict', verdict),
@@ -168,7 +172,7 @@ export function conformanceHtml(s: Summary): string {
           ...rows,
           '</tbody></table>',
           '<h2>Evidence, check by check</h2>',
-          ...s.checks.map(evidence),
+          ...s.checks.map((c, i) => evidence(c, i, s.strict)),
         ]
       : []),
   ].join('\n');

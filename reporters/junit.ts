@@ -1,18 +1,21 @@
 /**
  * junit.xml from the rule matrix (replacing Playwright's junit reporter, which records a thrown violation as an
  * `error`): one test suite per rule that has checks, one test case per check, the rule id, level and verdict as
- * properties. A new failure (a MUST rule's, or an advisory finding with CONFORMANCE_STRICT=1) is a `<failure>`; a known
- * deviation, an advisory finding, an inconclusive or not-run check is `<skipped>` with the reason; an expired baseline
+ * properties. What fails the run (the check's disposition, core/model/disposition.ts: a MUST rule's failure, or an
+ * advisory finding with CONFORMANCE_STRICT=1) is a `<failure>`; a known deviation, an inconclusive or not-run check
+ * is `<skipped>` with the reason; an advisory finding that does not fail the run is system-out; an expired baseline
  * entry is a failing test case of its own. The headline (the outcome) names the whole; every test suite and test case
  * names the target (`target`: its base URL and profile, never a key or a query). A run refused at its set-up (exit 2)
  * is one failing test case, "set-up", that carries the sentences that refused it.
  */
 
 import { describeEntry } from '../core/model/baseline.ts';
+import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
-import { headline, requestLinesOf, type Summary, targetPhrase } from './summary.ts';
+import type { Summary } from './summary.ts';
+import { headline, requestLinesOf, targetPhrase } from './summary-text.ts';
 
 /** Text safe in XML attributes and content: escaped, without the control characters XML 1.0 forbids. */
 export function xml(text: string): string {
@@ -32,7 +35,8 @@ const property = (name: string, value: string | number) =>
 function body(c: CheckRecord, strict: boolean): { failed: boolean; skipped: boolean; xml: string } {
   const where = requestLinesOf(c);
   const finding = () => `${renderFinding(c)}${where ? `\nRequests: ${where}` : ''}`;
-  if (c.known) {
+  const d = disposition(ofCheck(c), { strict });
+  if (d === 'known' && c.known) {
     const message = `known deviation (${c.known.reason}, until ${c.known.until})`;
     return {
       failed: false,
@@ -40,7 +44,7 @@ function body(c: CheckRecord, strict: boolean): { failed: boolean; skipped: bool
       xml: `<skipped message="${xml(message)}"/><system-out>${xml(finding())}</system-out>`,
     };
   }
-  if (c.verdict === 'fail' || (c.verdict === 'advisory' && strict)) {
+  if (d === 'fail') {
     const first = `${c.rule} violated: ${c.received ?? c.reason ?? ''}`.slice(0, 300);
     return {
       failed: true,
@@ -48,7 +52,7 @@ function body(c: CheckRecord, strict: boolean): { failed: boolean; skipped: bool
       xml: `<failure message="${xml(first)}" type="${xml(c.rule)}">${xml(finding())}</failure>`,
     };
   }
-  if (c.verdict === 'advisory') {
+  if (d === 'advisory') {
     return {
       failed: false,
       skipped: false,

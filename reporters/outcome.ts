@@ -1,25 +1,22 @@
 /**
  * The run's outcome and exit code, decided from the rule matrix alone (never from Playwright's exit code),
- * so every way of running the suite agrees: the rule-matrix reporter writes it into conformance.json, and
+ * so every way of running the suite agrees: the end-of-run reporter writes it into conformance.json, and
  * `payment-api-conformance` exits with its code.
  *   0 conformant:        every MUST check that ran passed, and each selected one ran
- *   1 nonconformant:     a rule failed (a MUST rule; with CONFORMANCE_STRICT=1 an advisory one too)
- *   2 bad configuration: the config was refused before any request (written by playwright.config.ts)
+ *   1 nonconformant:     a rule failed (its disposition, core/model/disposition.ts: a MUST rule; with
+ *                        CONFORMANCE_STRICT=1 an advisory one, or a MUST rule not exercised, too)
+ *   2 bad configuration: a set-up mistake, no check ran: the configuration, the command's options or the baseline
+ *                        refused, a --grep that selects nothing, or the preflight's finding (reporters/reports.ts)
  *   3 inconclusive:      the target was unreachable, stopped answering, or the request budget ran out before
  *                        every MUST check ran, or a MUST check ended inconclusive (the data changed under it)
  * A failure outranks everything: a rule seen broken is broken, even if the target went away afterwards.
  */
+
 import type { FullResult } from '@playwright/test/reporter';
+import { disposition } from '../core/model/disposition.ts';
+import { EXIT_CODES, type OutcomeResult } from '../core/model/outputs.ts';
+import type { Level } from '../core/model/rules.ts';
 import type { Cause, RuleVerdict } from '../core/model/verdict.ts';
-
-export type OutcomeResult = 'conformant' | 'nonconformant' | 'bad configuration' | 'inconclusive';
-
-export const EXIT_CODES: Readonly<Record<OutcomeResult, 0 | 1 | 2 | 3>> = {
-  conformant: 0,
-  nonconformant: 1,
-  'bad configuration': 2,
-  inconclusive: 3,
-};
 
 export interface Outcome {
   result: OutcomeResult;
@@ -38,10 +35,10 @@ export interface Outcome {
   likelyCauses?: string[];
 }
 
-/** The part of a rule-matrix row the outcome reads. */
+/** The part of a rule's row of the rule matrix the outcome reads. */
 export interface JudgedRule {
   id: string;
-  level: string;
+  level: Level;
   /** `known`: every failure of the rule is a known deviation of the run's baseline (it does not fail the run). */
   verdict: RuleVerdict;
   /** Why the rule has no pass or fail verdict (its most telling check's cause). */
@@ -85,10 +82,11 @@ export function decideOutcome(facts: RunFacts): Outcome {
 }
 
 function decide(facts: RunFacts): Outcome {
-  // CONFORMANCE_STRICT=1: an advisory finding fails, and so does a MUST rule the data could not exercise.
-  const strictFails = (r: JudgedRule) =>
-    r.verdict === 'advisory' || (r.verdict === 'not exercised' && r.level === 'MUST');
-  const failed = facts.rules.filter((r) => r.verdict === 'fail' || (facts.strict && strictFails(r)));
+  // What fails the run is the rules' disposition (core/model/disposition.ts): with CONFORMANCE_STRICT=1 an advisory
+  // finding, and a MUST rule the data could not exercise, too.
+  const failed = facts.rules.filter(
+    (r) => disposition({ of: 'rule', verdict: r.verdict, level: r.level }, { strict: facts.strict }) === 'fail',
+  );
   const expired = facts.baselineExpired ?? [];
   if (failed.length > 0 || expired.length > 0) {
     const strict = (r: JudgedRule) =>

@@ -1,22 +1,19 @@
 /**
- * A check's record as a reporter reads it: the `verdict` attachment its settle wrote (fixtures/test.ts). A check
+ * A check's record as a reporter reads it: the `check record` attachment its settle wrote (fixtures/test.ts). A check
  * that ended without one never reached its end — it timed out, the run was stopped, or its fixtures failed — and gets
  * the record that says so; such a check judged nothing.
  */
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
-import type { CheckRecord } from '../core/model/verdict.ts';
+import { CHECK_RECORD_ATTACHMENT, type CheckRecord, notRunRecord } from '../core/model/verdict.ts';
 import { stripAnsi } from './ansi.ts';
-
-/** The name of the attachment that holds a check's record (JSON). */
-export const VERDICT_ATTACHMENT = 'verdict';
 
 /** The record of a check's result; undefined for a test whose title names no rule. */
 export function recordOfResult(test: TestCase, result: TestResult): CheckRecord | undefined {
   const rule = ruleIdOfTitle(test.title);
   if (!rule) return undefined;
-  const attached = result.attachments.find((a) => a.name === VERDICT_ATTACHMENT && a.body);
+  const attached = result.attachments.find((a) => a.name === CHECK_RECORD_ATTACHMENT && a.body);
   if (attached?.body) return JSON.parse(attached.body.toString('utf8')) as CheckRecord;
   const base = { rule, check: test.title, reproduction: [], requests: 0, notes: [] };
   switch (result.status) {
@@ -31,7 +28,7 @@ export function recordOfResult(test: TestCase, result: TestResult): CheckRecord 
       };
     case 'interrupted':
     case 'skipped':
-      return { ...base, verdict: 'not run', cause: 'interrupted', reason: 'the run was stopped before it ended' };
+      return notRunRecord({ rule, check: test.title }, 'interrupted', 'the run was stopped before it ended');
     default: {
       // Its fixtures failed before the check began (a target the worker could not resolve, a mock that did not start).
       const first = stripAnsi(result.errors[0]?.message ?? result.status).split('\n')[0] ?? '';

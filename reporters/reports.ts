@@ -1,48 +1,25 @@
 /**
- * Every report of a run's rule matrix, written from its summary alone, so that a run (the rule-matrix reporter) and a
- * merge of shards write the same set: conformance.json and conformance.md (summary.ts), junit.xml (junit.ts) and
+ * Every report of a run's rule matrix, written from its summary alone, so that a run (the end-of-run reporter) and a
+ * merge of shards write the same set: conformance.json and conformance.md (summary-text.ts), junit.xml (junit.ts) and
  * conformance.html (html.ts), and under GitHub Actions the job summary and annotations (github.ts).
  *
  * A reports folder holds one run: the run clears what an earlier one wrote there before it writes anything
  * (`clearRun`, under the folder's lock), and a run refused at its set-up writes the whole set too
  * (`writeSetUpReports`), so that no report of an earlier run is ever read as this one's.
  */
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPORT_FILES, RUN_OUTPUTS, SHARD_FOLDER } from '../core/model/outputs.ts';
+import { redact } from '../core/model/secrets.ts';
 import { reportToGitHub } from './github.ts';
 import { conformanceHtml } from './html.ts';
 import { junitXml } from './junit.ts';
-import { HAR_FILE, REQUESTS_FILE } from './requests.ts';
-import { type SetUpRun, type Summary, setUpSummary, writeSummary } from './summary.ts';
-
-export const HTML_FILE = 'conformance.html';
-export const JUNIT_FILE = 'junit.xml';
-
-/** What a run writes in its reports folder (playwright.config.ts points Playwright's reporters here). */
-export const RUN_OUTPUTS = {
-  /** Playwright's HTML report. */
-  html: 'html',
-  /** Playwright's JSON report. */
-  results: 'results.json',
-  allureResults: 'allure-results',
-  /** Written by `report` from allure-results. */
-  allureReport: 'allure-report',
-  /** Playwright's output folder. */
-  testResults: 'test-results',
-  /** Sharded CI runs' blob reports (CONFORMANCE_BLOB=1). */
-  blob: 'blob',
-  /** The run's request ledger (core/client/ledger.ts) and its files. */
-  ledger: '.requests',
-  /** Each process's request log, assembled into requests.ndjson at the end. */
-  requestLog: '.request-log',
-  /** Each process's watched answers, judged by the checks of every answer (core/run/watch.ts), removed at the end. */
-  watch: '.watch',
-} as const;
+import { type SetUpRun, type Summary, setUpSummary } from './summary.ts';
+import { markdown } from './summary-text.ts';
 
 /** The files of the rule matrix itself, in the run's folder (or its shard's). */
-const MATRIX_FILES = ['conformance.json', 'conformance.md', HTML_FILE, JUNIT_FILE, REQUESTS_FILE, HAR_FILE];
-
-const SHARD_FOLDER = /^shard-\d+-of-\d+$/;
+const MATRIX_FILES = Object.values(REPORT_FILES);
 
 /**
  * Removes from `dir` what an earlier run wrote there, and nothing else (the folder may be the user's own, `--reports .`):
@@ -61,8 +38,8 @@ export function clearRun(dir: string, shard?: string): void {
 
 export function writeReports(dir: string, summary: Summary, env: NodeJS.ProcessEnv = process.env): void {
   writeSummary(dir, summary);
-  writeFileSync(join(dir, JUNIT_FILE), junitXml(summary));
-  writeFileSync(join(dir, HTML_FILE), conformanceHtml(summary));
+  writeFileSync(join(dir, REPORT_FILES.junit), junitXml(summary));
+  writeFileSync(join(dir, REPORT_FILES.html), conformanceHtml(summary));
   reportToGitHub(summary, dir, env);
 }
 
@@ -76,4 +53,11 @@ export function writeSetUpReports(dir: string, problems: string[], run: SetUpRun
   const summary = setUpSummary(problems, run);
   writeReports(dir, summary);
   return summary;
+}
+
+/** Writes conformance.json and conformance.md into `dir`, secret-free. */
+function writeSummary(dir: string, summary: Summary): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, REPORT_FILES.json), redact(`${JSON.stringify(summary, null, 2)}\n`));
+  writeFileSync(join(dir, REPORT_FILES.markdown), redact(markdown(summary)));
 }

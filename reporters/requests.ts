@@ -6,13 +6,12 @@
  * first. Each check's record gets `requestLines: [first, last]`. Secret-free: every line was redacted when written,
  * and is redacted again here.
  */
+
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoggedRequest } from '../core/client/request-log.ts';
+import type { LoggedRequest } from '../core/model/exchange.ts';
+import { REPORT_FILES } from '../core/model/outputs.ts';
 import { redactAssembled } from '../core/model/secrets.ts';
-
-export const REQUESTS_FILE = 'requests.ndjson';
-export const HAR_FILE = 'requests.har';
 
 /** The logged requests in the order requests.ndjson lists them, and the lines [first, last] of each check's test id. */
 export function orderRequests(files: LoggedRequest[][]): {
@@ -50,7 +49,7 @@ export function orderRequests(files: LoggedRequest[][]): {
 }
 
 /** The log's files as entries (a line that is not JSON — a process killed mid-write — is skipped). */
-export function readRequestLog(dir: string): LoggedRequest[][] {
+function readRequestLog(dir: string): LoggedRequest[][] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ndjson'))
@@ -169,9 +168,12 @@ export function writeRequestLog(
 ): { lines: Map<string, [number, number]>; count: number; methods: string[] } {
   const { entries, lines } = orderRequests(readRequestLog(logDir));
   // Each entry was redacted field by field when it was logged (core/client/request-log.ts): a cheap last pass here.
-  writeFileSync(join(outputDir, REQUESTS_FILE), redactAssembled(entries.map((e) => `${JSON.stringify(e)}\n`).join('')));
+  writeFileSync(
+    join(outputDir, REPORT_FILES.requests),
+    redactAssembled(entries.map((e) => `${JSON.stringify(e)}\n`).join('')),
+  );
   const har = toHar(entries, version);
-  writeFileSync(join(outputDir, HAR_FILE), redactAssembled(`${JSON.stringify(har, null, 1)}\n`));
+  writeFileSync(join(outputDir, REPORT_FILES.har), redactAssembled(`${JSON.stringify(har, null, 1)}\n`));
   rmSync(logDir, { recursive: true, force: true });
   // The methods the run sent, from the log itself: the proof that it stayed read-only (GET, HEAD, OPTIONS).
   const methods = [...new Set(entries.map((e) => e.method))].sort();

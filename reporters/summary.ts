@@ -1,14 +1,15 @@
 /**
- * The rule matrix of a run, from its checks' records: one row per rule of the catalogue (the most telling verdict of
- * its checks, one line of evidence, notes, requests), the run's outcome, and the files and console lines that show
- * them (conformance.json, conformance.md). The rule-matrix reporter summarises one run; `payment-api-conformance
- * merge` summarises the records of several shards as one.
+ * The rule matrix of a run, computed from its checks' records: one row per rule of the catalogue (the most telling
+ * verdict of its checks, one line of evidence, notes, requests), the run's outcome, and what the baseline made of the
+ * run — what conformance.json holds (`Summary`). The end-of-run reporter summarises one run; `payment-api-conformance
+ * merge` summarises the records of several shards as one. Rendered by reporters/summary-text.ts, written by
+ * reporters/reports.ts.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+
+import type { BaselineInput } from '../core/model/baseline.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
-import { RULES } from '../core/model/rules.ts';
-import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
-import { redact } from '../core/model/secrets.ts';
+import { type Level, RULES } from '../core/model/rules.ts';
+import type { TargetInfo } from '../core/model/run-context.ts';
 import {
   type Cause,
   type CheckRecord,
@@ -17,24 +18,14 @@ import {
   type RuleVerdict,
   ruleVerdictOf,
 } from '../core/model/verdict.ts';
-import {
-  type BaselineInput,
-  type Deviations,
-  expiredLine,
-  expiredLines,
-  fixedLine,
-  judgeBaseline,
-  knownLine,
-  unjudgedLine,
-  unseenLine,
-} from './baseline.ts';
+import { type Deviations, expiredLines, judgeBaseline } from './baseline.ts';
 import { mayFollow } from './blame.ts';
 import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
   id: string;
   section: string;
-  level: string;
+  level: Level;
   verdict: RuleVerdict;
   cause?: Cause;
   evidence: string;
@@ -86,13 +77,6 @@ export const SCHEMA_VERSION = 2;
 
 const order = (id: string) => RULES.findIndex((r) => r.id === id);
 
-/** The methods the run sent, as its request log holds them: `GET only`, `GET, HEAD, OPTIONS`. */
-export function methodsOf(s: Pick<Summary, 'requestMethods'>): string {
-  const m = s.requestMethods;
-  if (!m || m.length === 0) return 'safe methods only';
-  return m.length === 1 ? `${m[0]} only` : m.join(', ');
-}
-
 /** What a run refused at its set-up knows of itself: the target when the configuration named one, its seed. */
 export interface SetUpRun {
   target?: TargetInfo | null;
@@ -110,8 +94,7 @@ export interface SetUpRun {
  */
 export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
   const requests = run.requests ?? 0;
-  return {
-    schemaVersion: SCHEMA_VERSION,
+  const info: RunInfo = {
     seed: run.seed ?? null,
     status: 'not started',
     durationSeconds: run.durationSeconds ?? 0,
@@ -122,15 +105,26 @@ export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
     strict: false,
     shard: null,
     target: run.target ?? null,
-    outcome: badConfiguration(problems),
-    verdicts: {},
-    rules: [],
-    checks: [],
   };
+  return summarize([], info, problems);
 }
 
-/** The rule matrix of these records. */
-export function summarize(records: readonly CheckRecord[], info: RunInfo): Summary {
+/**
+ * The rule matrix of these records. A run refused at its set-up (`refusedBy`, its problems) judged no rule: its
+ * outcome is "bad configuration" (exit 2), decided by the problems, with no row.
+ */
+export function summarize(records: readonly CheckRecord[], info: RunInfo, refusedBy?: string[]): Summary {
+  if (refusedBy) {
+    const { baseline: _unjudged, ...run } = info;
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      ...run,
+      outcome: badConfiguration(refusedBy),
+      verdicts: {},
+      rules: [],
+      checks: [],
+    };
+  }
   // Known deviations are marked on their records first (reporters/baseline.ts): the rows, the outcome and every
   // report read the marks.
   const judged = info.baseline ? judgeBaseline(records, info.baseline, info.seed) : undefined;
@@ -165,7 +159,7 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo): Summa
 }
 
 /** A rule's row: the most telling verdict of its checks (SEVERITY), its evidence, notes and requests. */
-export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
+function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): RuleRow {
   const base = { id: r.id, section: r.section, level: r.level };
   const requests = checks.reduce((n, c) => n + c.requests, 0);
   // What the data left unshown is said even where another check of the rule passed.
@@ -185,197 +179,4 @@ export function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[
   // A note that only repeats the evidence goes.
   const said = notes.filter((n) => n !== `not exercised: ${evidence}`);
   return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said };
-}
-
-/** Writes conformance.json and conformance.md into `dir`, secret-free. */
-export function writeSummary(dir: string, summary: Summary): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/conformance.json`, redact(`${JSON.stringify(summary, null, 2)}\n`));
-  writeFileSync(`${dir}/conformance.md`, redact(markdown(summary)));
-}
-
-const rerun = (seed: number | null) => (seed === null ? 'no seed' : `seed ${seed} — rerun with FC_SEED=${seed}`);
-/** A row's evidence as the tables show it: what a failure may follow from, and the notes. */
-const withNotes = (r: RuleRow) => {
-  const evidence = r.mayFollowFrom ? `${r.evidence} (may follow from ${r.mayFollowFrom.join(', ')})` : r.evidence;
-  return r.notes.length ? `${evidence} [${r.notes.join('; ')}]` : evidence;
-};
-
-/**
- * The headline of every report: the outcome, then what a reader asks next (the rules that failed, the known
- * deviations, the rules not exercised): `nonconformant (exit 1): 1 rule failed (PAG-TOTAL); 1 known deviation (PAG-SIZE)`.
- */
-export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'>): string {
-  const o = s.outcome;
-  const ids = (v: RuleRow['verdict']) => s.rules.filter((r) => r.verdict === v).map((r) => r.id);
-  const count = (n: number, one: string, many: string, list: string[] = []) =>
-    n === 0 ? [] : [`${n} ${n === 1 ? one : many}${list.length ? ` (${list.join(', ')})` : ''}`];
-  const failed = ids('fail');
-  // The likely causes first, then the rules that may follow from them.
-  const following = s.rules.filter((r) => r.verdict === 'fail' && r.mayFollowFrom).map((r) => r.id);
-  const causes = failed.filter((id) => !following.includes(id));
-  const blamed = following.length
-    ? [
-        `likely cause${causes.length > 1 ? 's' : ''} ${causes.join(', ')}; may follow from ${causes.length > 1 ? 'them' : 'it'}: ${following.join(', ')}`,
-      ]
-    : failed;
-  const parts =
-    o.result === 'bad configuration' || o.result === 'inconclusive'
-      ? o.decidedBy.slice(0, 1)
-      : [
-          ...count(failed.length, 'rule failed', 'rules failed', blamed),
-          ...count(s.deviations?.expired.length ?? 0, 'baseline entry expired', 'baseline entries expired'),
-          ...(failed.length === 0 && o.result === 'conformant' ? o.decidedBy.slice(0, 1) : []),
-        ];
-  // Rules with a known failure, whether or not a new one fails them too.
-  const known = s.rules.filter((r) => s.deviations?.known.some((k) => k.rule === r.id)).map((r) => r.id);
-  const unshown = ids('not exercised');
-  parts.push(
-    ...count(known.length, 'known deviation', 'known deviations', known),
-    ...count(unshown.length, 'rule not exercised', 'rules not exercised', unshown),
-  );
-  return `${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode})${parts.length ? `: ${parts.join('; ')}` : ''}`;
-}
-
-/** The baseline's lines for the reports: how many failures it knew, then its expired, fixed and unjudged entries. */
-export function baselineLines(d: Deviations | undefined, withKnown = false): string[] {
-  if (!d) return [];
-  const n = d.known.length;
-  return [
-    ...(withKnown ? d.known.map(knownLine) : n > 0 ? [`${n} failure${n === 1 ? '' : 's'} known (listed above)`] : []),
-    ...d.expired.map(expiredLine),
-    ...d.fixed.map(fixedLine),
-    ...(d.unseen ?? []).map(unseenLine),
-    ...d.unjudged.map(unjudgedLine),
-  ];
-}
-
-/** The request log of a check, relative to the reports folder: its own (a merged shard's), or the run's. */
-export const requestLogOf = (c: Pick<CheckRecord, 'requestLog'>): string => c.requestLog ?? 'requests.ndjson';
-
-/** `requests.ndjson lines 120–160`: where a check's requests are, when the run logged them. */
-export const requestLinesOf = (c: Pick<CheckRecord, 'requestLines' | 'requestLog'>): string | undefined =>
-  c.requestLines ? `${requestLogOf(c)} lines ${c.requestLines[0]}–${c.requestLines[1]}` : undefined;
-
-/** The checks that failed (new failures and findings first, then known ones), with where their requests are. */
-function findingLines(s: Summary): string[] {
-  const findings = s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'advisory');
-  const sorted = [...findings.filter((c) => !c.known), ...findings.filter((c) => c.known)];
-  return sorted.map((c) => {
-    const what = c.known
-      ? `known (${c.known.reason}, until ${c.known.until})`
-      : c.verdict === 'fail'
-        ? 'new failure'
-        : 'advisory';
-    const where = requestLinesOf(c);
-    return `${what}: ${c.check}${where ? ` — its requests: ${where}` : ''}`;
-  });
-}
-
-/**
- * Whether the outcome line leaves out what the headline says: known deviations, rules not exercised, which failed
- * rules are the likely causes.
- */
-const inShort = (s: Summary) =>
-  (s.deviations?.known.length ?? 0) > 0 ||
-  (s.deviations?.expired.length ?? 0) > 0 ||
-  s.rules.some((r) => r.verdict === 'not exercised' || r.mayFollowFrom);
-
-/** The outcome in one line: `conformant for the 2 selected rules (exit 0): …`. */
-export function outcomeLine(o: Outcome, max = 3): string {
-  const more = o.decidedBy.length > max ? `; and ${o.decidedBy.length - max} more` : '';
-  return `Outcome: ${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode}): ${o.decidedBy.slice(0, max).join('; ')}${more}`;
-}
-
-/** A row's verdict as the tables show it: a rule that did not run says why (`not run (interrupted)`). */
-export const verdictLabel = (r: Pick<RuleRow, 'verdict' | 'cause'>): string =>
-  r.verdict === 'not run' && r.cause ? `not run (${r.cause})` : r.verdict;
-
-/** The checks a stopped run never ran (Ctrl-C, a global timeout). */
-const interrupted = (s: Summary) => s.checks.filter((c) => c.verdict === 'not run' && c.cause === 'interrupted');
-
-/** The console's rule matrix: the table, the requests, the outcome. */
-export function consoleTable(s: Summary, matrixPath: string): string {
-  const rows = s.rules;
-  const w = Math.max(...rows.map((r) => r.id.length));
-  const v = Math.max(13, ...rows.map((r) => verdictLabel(r).length));
-  const lines = rows.map(
-    (r) =>
-      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${verdictLabel(r).padEnd(v)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
-  );
-  const head = `  ${'rule'.padEnd(w)}  level     ${'verdict'.padEnd(v)}  reqs  evidence`;
-  const stopped = interrupted(s).length;
-  const gone = s.transportFailures
-    ? [`The target failed to answer ${s.transportFailures} request(s) after retries; checks after that were not run.`]
-    : [];
-  const preflight = s.preflightRequests ? `, ${s.preflightRequests} of them the preflight` : '';
-  const verdicts = RULE_SEVERITY.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${v}`);
-  const findings = findingLines(s);
-  const deviations = baselineLines(s.deviations);
-  return [
-    '',
-    `Rule matrix (${rerun(s.seed)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
-    ...(s.target ? [`Target: ${describeTarget(s.target)}; ${describeInputs(s.target)}`] : []),
-    head,
-    ...lines,
-    '',
-    ...(findings.length ? ['Findings:', ...findings.map((l) => `  ${l}`), ''] : []),
-    ...(deviations.length ? [`Baseline ${s.deviations?.file}:`, ...deviations.map((l) => `  ${l}`), ''] : []),
-    ...gone,
-    ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
-    `Requests sent: ${s.requests} (${methodsOf(s)}${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
-      `Matrix: ${matrixPath}`,
-    outcomeLine(s.outcome),
-    ...(inShort(s) ? [`In short: ${headline(s)}`] : []),
-  ].join('\n');
-}
-
-/** The target in conformance.md: where, which profile and inputs, which suite. */
-export function targetLines(t: TargetInfo | null | undefined): string[] {
-  return t ? [`Target: ${describeTarget(t)}.`, '', `${describeInputs(t)}.`, ''] : [`Target: ${NO_TARGET}.`, ''];
-}
-
-/** What every report says of the target of a run that stopped before its configuration named one. */
-export const NO_TARGET = 'not determined (the run stopped before its configuration named one)';
-
-/** The target in one short phrase for titles and properties: its base URL and profile, never a key or a query. */
-export const targetPhrase = (t: TargetInfo | null | undefined): string =>
-  t ? `${t.baseURL}${t.bundledMock ? ' (the bundled mock)' : ''}, profile ${t.profile}` : NO_TARGET;
-
-function markdown(s: Summary): string {
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
-  const shard = s.shard ? ` Shard ${s.shard.current} of ${s.shard.total}.` : '';
-  const findings = findingLines(s);
-  const deviations = baselineLines(s.deviations);
-  return [
-    '# Conformance rule matrix',
-    '',
-    `Outcome: **${s.outcome.result}**${s.outcome.scope ? ` ${s.outcome.scope}` : ''} (exit ${s.outcome.exitCode}).${shard}`,
-    ...(inShort(s) ? ['', `In short: ${esc(headline(s))}.`] : []),
-    '',
-    ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
-    '',
-    ...targetLines(s.target),
-    `Run status: ${s.status}; ${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
-    '',
-    // A run refused at its set-up judged no rule: no table of rules that did not run.
-    ...(s.rules.length
-      ? [
-          '| rule | section | level | verdict | requests | evidence |',
-          '|---|---|---|---|---|---|',
-          ...s.rules.map(
-            (r) =>
-              `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
-          ),
-          '',
-        ]
-      : []),
-    ...(findings.length ? ['Findings:', '', ...findings.map((l) => `- ${esc(l)}`), ''] : []),
-    ...(interrupted(s).length
-      ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
-      : []),
-    ...(deviations.length
-      ? [`Baseline \`${s.deviations?.file}\`:`, '', ...deviations.map((l) => `- ${esc(l)}`), '']
-      : []),
-  ].join('\n');
 }

@@ -4,14 +4,16 @@
  * requests left (reporters/progress.ts). Run it again when checks are added, renamed or changed much;
  * tests/unit/progress.test.ts fails when a check of specs/ has no cost.
  */
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { REPORT_FILES } from '../core/model/outputs.ts';
 import { ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
-import { runSuite } from '../tests/support/run-suite.ts';
+import { runSuite } from './run-suite.ts';
 
 /**
  * The titles of the checks in specs/ (a test title starts with a rule id), as written: a title written as a template
@@ -42,7 +44,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FORCE_COLOR: '0' };
     const run = await runSuite({ ...env, CONFORMANCE_REPORTS_DIR: dir, FC_SEED: '20261122' });
     if (run.status !== 0) throw new Error(`the run against the bundled mock exited ${run.status}:\n${run.stdout}`);
-    const { checks } = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { checks: CheckRecord[] };
+    const { checks } = JSON.parse(readFileSync(join(dir, REPORT_FILES.json), 'utf8')) as { checks: CheckRecord[] };
     // The records' titles went through redaction (a title may look key-like): keyed by the title as written.
     const written = new Map(specTitles().flatMap((t) => (typeof t === 'string' ? [[redact(t), t] as const] : [])));
     const costs = Object.fromEntries(

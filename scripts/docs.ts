@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../checks/schemas.ts';
 import { MAX_429_RETRIES, TARGET_GONE_AFTER, TRANSPORT_RETRIES } from '../core/client/http.ts';
-import { LEARNED_SPACING, MAX_PAUSE_MS } from '../core/client/pace.ts';
+import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
 import { RULES } from '../core/model/rules.ts';
@@ -127,7 +127,7 @@ export const FIGURES: Record<string, () => string> = {
   'retries-429': () => String(MAX_429_RETRIES),
   'retries-transport': () => times(TRANSPORT_RETRIES),
   'retry-after-cap': () => `${MAX_PAUSE_MS / 1000} s`,
-  'pace-margin': () => `${Math.round((LEARNED_SPACING - 1) * 100)} %`,
+  'pace-margin': () => `${Math.round((SLOT_SPACING - 1) * 100)} %`,
   'target-gone-after': () => String(TARGET_GONE_AFTER),
   'schema-version': () => String(SCHEMA_VERSION),
   'progress-every': () => `${PROGRESS_EVERY_MS / 1000} s`,

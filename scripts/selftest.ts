@@ -1,6 +1,6 @@
 /**
  * npm test: everything that proves the project, in one command, with the time each stage took.
- *   1. typecheck (tsc) and lint (biome, markdown code fences, madge --circular)
+ *   1. typecheck (tsc) and lint (biome, markdown code fences, function lengths, madge --circular, knip: dead code)
  *   2. unit and HTTP tests (node:test): mock, checks, schemas, arbitraries, config, helpers
  *   3. the conformance run against the bundled mock, exactly as `npm run conformance` (must pass)
  *   4. the package: npm pack, installed in an empty folder, its command run there (help, exit codes 0/1/2/3, no key)
@@ -39,8 +39,8 @@ import { runReports } from '../tests/e2e/reports.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { scanRequestMethods } from '../tests/support/methods.ts';
-import { runSuite } from '../tests/support/run-suite.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
+import { runSuite } from './run-suite.ts';
 
 interface Stage {
   name: string;
@@ -89,6 +89,9 @@ await stage('typecheck', () => passFail(run(bin('tsc'), ['-p', 'tsconfig.json'])
 await stage('lint', () => {
   const biome = run(bin('biome'), ['check', '.']) === 0;
   const markdown = run(bin('tsx'), ['scripts/lint-markdown.ts']) === 0;
+  // No function over 80 lines (scripts/lint-functions.ts); no file, dependency or export that nothing uses (knip.jsonc).
+  const sizes = run(bin('tsx'), ['scripts/lint-functions.ts']) === 0;
+  const dead = run(bin('knip'), []) === 0;
   // Layers import downward only: no import circle between files (tests/unit/layers.test.ts checks the folders).
   const circles = run(bin('madge'), [
     '--circular',
@@ -98,7 +101,10 @@ await stage('lint', () => {
     '^(node_modules|dist|reports)/',
     '.',
   ]);
-  return passFail(biome && markdown && circles === 0, 'biome check, markdown fences, madge --circular');
+  return passFail(
+    biome && markdown && sizes && dead && circles === 0,
+    'biome check, markdown fences, functions ≤ 80 lines, knip, madge --circular',
+  );
 });
 await stage('unit', () => {
   const tap = 'reports/unit.tap';

@@ -3,6 +3,7 @@
  * Its payload is not shown (reading.md): any 2xx for a valid key. The restricted key is still a valid key, so
  * the status endpoint accepts it too, and the scheme's case changes nothing (RFC 9110 §11.1).
  */
+import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import { statusAcceptedViolation } from '../checks/auth.ts';
 import { asKey } from '../core/model/credentials.ts';
 import { STATUS_PATH } from '../core/model/listing.ts';
@@ -37,7 +38,7 @@ test.describe('§4.1 Get API status', () => {
   test(
     'AUTH-STATUS every valid key (test, live, restricted) is accepted in every spelling, with any query',
     settle(async (ctx) => {
-      await accessProperty(ctx);
+      await accessProperty(ctx, ACCESS_ORACLE);
     }),
   );
 });

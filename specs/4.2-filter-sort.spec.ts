@@ -10,7 +10,6 @@ import {
   expectedMatches,
   filteredTotalViolation,
   fullPageViolation,
-  statusCounts,
   statusViolation,
   unknownStatusViolation,
   withStatus,
@@ -29,7 +28,7 @@ import { fetchPage } from '../core/client/http.ts';
 import { inCapLimitArb, unknownStatusArb } from '../core/generate/arbitraries.ts';
 import { PATTERN_VALUES } from '../core/generate/coverage.ts';
 import { describeListing, MAX_LIMIT, SPEC_STATUS, withSelection } from '../core/model/listing.ts';
-import { basedOn, basedOnPages, type ResultSet } from '../core/model/result-set.ts';
+import { basedOn, basedOnPages, type ResultSet, statusCounts } from '../core/model/result-set.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { type Learned, learnListings } from '../core/run/learn.ts';

@@ -12,7 +12,6 @@ import {
   defaultLimitViolation,
   echoViolation,
   emptyViolation,
-  limitInForce,
   pageBasis,
   sizeViolation,
 } from '../checks/envelope.ts';
@@ -30,6 +29,7 @@ import {
   describeListing,
   describeRequest,
   identity,
+  limitInForce,
   liveListing,
   MAX_LIMIT,
   type PageRequest,
@@ -43,14 +43,8 @@ import {
 import { derivationsFrom, type ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
-import {
-  enumerateEach,
-  type ListingCase,
-  learnListings,
-  listingProperty,
-  references,
-  sameSetTotal,
-} from '../core/run/learn.ts';
+import { enumerateEach, learnListings, references } from '../core/run/learn.ts';
+import { type ListingCase, listingProperty, sameSetTotal } from '../core/run/listing-property.ts';
 import { forAll } from '../core/run/property.ts';
 import { walk } from '../core/run/walk.ts';
 import { settle, test } from '../fixtures/test.ts';

@@ -1,10 +1,12 @@
 /**
  * §5 Authentication and §7 Errors (401, 403): which credentials are refused, on which endpoints, under which
  * spelling of the header and of the path, with which query, and that no response gives a key back. Read with
- * reading.md "Keys, modes, merchants". The access-matrix checks draw their requests from fixtures/access.ts and
- * judge them with the oracle of checks/access.ts; each check covers the requests whose answer its rule fixes.
+ * reading.md "Keys, modes, merchants". The access-matrix checks draw their requests from
+ * core/generate/access-cases.ts and judge them with the oracle of checks/access-oracle.ts; each check covers the
+ * requests whose answer its rule fixes.
  */
 
+import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import {
   firstViolation,
   keyLeakViolation,
@@ -14,14 +16,14 @@ import {
   unknownPathViolation,
 } from '../checks/auth.ts';
 import { keyFormatViolation } from '../checks/keys.ts';
-import { isLiveKey } from '../checks/schemas.ts';
+import { merchantId } from '../core/generate/access-cases.ts';
 import { SCHEMES } from '../core/generate/auth-header.ts';
 import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../core/generate/key-mutations.ts';
-import { type Auth, asKey, NO_AUTH } from '../core/model/credentials.ts';
+import { type Auth, asKey, isLiveKey, NO_AUTH } from '../core/model/credentials.ts';
 import { paymentsPath, STATUS_PATH } from '../core/model/listing.ts';
 import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty, merchantId } from '../core/run/access-property.ts';
+import { accessProperty } from '../core/run/access-property.ts';
 import { NotRun } from '../core/run/check.ts';
 import { servedSpellings } from '../core/run/spellings.ts';
 import { type CheckContext, type Need, settle, test } from '../fixtures/test.ts';
@@ -34,8 +36,8 @@ const unknownPaths = (t: Target) => [
 ];
 
 /** The access-matrix property of the check's own rule. */
-const matrix = async (ctx: CheckContext) => {
-  await accessProperty(ctx);
+const ownAccessProperty = async (ctx: CheckContext) => {
+  await accessProperty(ctx, ACCESS_ORACLE);
 };
 
 test.describe('§2, §5.1 The configured keys', () => {
@@ -52,20 +54,23 @@ test.describe('§2, §5.1 The configured keys', () => {
 test.describe('§5 Authentication: missing and invalid keys, on every query and header spelling', () => {
   // §5.2: "A request without a valid key is rejected with status 401." §7: 401 when "the API key is missing".
   // An empty header carries no key either.
-  test('AUTH-MISSING no Authorization header gets 401 on both endpoints, any merchant, any query', settle(matrix));
+  test(
+    'AUTH-MISSING no Authorization header gets 401 on both endpoints, any merchant, any query',
+    settle(ownAccessProperty),
+  );
 
   // §5.1: the header is `Authorization: Bearer <API_KEY>`; reading: "A key is valid only as the exact string that
   // was issued": malformed headers and case-changed, truncated, extended, altered or prefix-swapped keys get 401.
   test(
     'AUTH-INVALID malformed headers, tampered keys and more than the key in the header get 401 on both endpoints, any merchant, query and spelling',
-    settle(matrix),
+    settle(ownAccessProperty),
   );
 
   // §7: 401 when the key is "invalid or expired"; reading: "Revoked, deleted or expired: 401, on every endpoint,
   // however the header is spelled."
   test(
     'AUTH-REVOKED revoked and rotated-out keys get 401 in every spelling, on both endpoints and merchants',
-    settle(matrix, { needs: ['revoked'] }),
+    settle(ownAccessProperty, { needs: ['revoked'] }),
   );
 
   // §5.8: "generate a new key, switch applications to it, verify it works, then delete the old key".
@@ -88,7 +93,7 @@ test.describe('§5 Authentication: missing and invalid keys, on every query and 
 
   // reading: "a request without a valid key gets 401 on … the payments list of any merchant id, existing or not,
   // with any query (anything else tells an attacker which merchants exist)".
-  test('AUTH-FIRST bad keys get 401 on an unknown merchant, with any query and spelling', settle(matrix));
+  test('AUTH-FIRST bad keys get 401 on an unknown merchant, with any query and spelling', settle(ownAccessProperty));
 });
 
 test.describe('§7 Errors: 403 for a key without the permission', () => {
@@ -96,7 +101,7 @@ test.describe('§7 Errors: 403 for a key without the permission', () => {
   // on what it may not do, never 401, never 200" — on every merchant, with every query and spelling.
   test(
     'AUTH-FORBIDDEN the restricted key gets 403 on every merchant, with any query and spelling (never 401 or 200)',
-    settle(matrix, { needs: ['restricted'] }),
+    settle(ownAccessProperty, { needs: ['restricted'] }),
   );
 });
 
@@ -228,7 +233,7 @@ test.describe('§5.1 Authorization scheme (advisory)', () => {
   // only; RFC 9110 makes the scheme case-insensitive, so a target should also take `bearer`/`BEARER` (and more
   // spaces), but refusing them with 401 is an advisory finding, not a failure (the access matrix holds every
   // spelling to "the canonical answer or a 401"). Whether other schemes are accepted is an advisory finding too; more
-  // than the key in the header (another token, a comma, quotes, a second credential) is AUTH-INVALID's (the matrix).
+  // than the key in the header (another token, a comma, quotes, a second credential) is AUTH-INVALID's (the ownAccessProperty).
   test(
     'ADV-SCHEME Basic credentials, other schemes (Basic, Token, "Bearer:") and a bare key are refused with 401',
     settle(async ({ api, target }) => {

@@ -1,10 +1,11 @@
 /**
  * §5.3–§5.6 Modes, §1 isolation and §7 404: which key may list which merchant — with any query and header spelling
- * (the access matrix, fixtures/access.ts) — and that listings of different modes or merchants never share a record,
+ * (the access ownAccessProperty, fixtures/access.ts) — and that listings of different modes or merchants never share a record,
  * under every filter and sort. Read with reading.md "Keys, modes, merchants".
  */
+import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import { allowedViolation, firstViolation, otherModeViolation } from '../checks/auth.ts';
-import { type IsolatedListing, sharedRecordsViolation } from '../checks/isolation.ts';
+import { sharedRecordsViolation } from '../checks/isolation.ts';
 import { asKey } from '../core/model/credentials.ts';
 import {
   describeListing,
@@ -14,6 +15,7 @@ import {
   SELECTIONS,
   withSelection,
 } from '../core/model/listing.ts';
+import type { IsolatedListing } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Target } from '../core/model/target.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
@@ -26,8 +28,8 @@ const sandboxMerchants = (target: Target) =>
   [target.merchants.sandbox, target.merchants.otherSandbox].filter((m): m is string => !!m);
 
 /** The access-matrix property of the check's own rule. */
-const matrix = async (ctx: CheckContext) => {
-  await accessProperty(ctx);
+const ownAccessProperty = async (ctx: CheckContext) => {
+  await accessProperty(ctx, ACCESS_ORACLE);
 };
 
 test.describe('§5.5, §5.6 Which key may list which merchant', () => {
@@ -45,7 +47,10 @@ test.describe('§5.5, §5.6 Which key may list which merchant', () => {
       assertNoViolation(firstViolation(answers));
     }),
   );
-  test('MODE-TEST-SANDBOX the test key lists the sandbox merchants with any query and spelling (200)', settle(matrix));
+  test(
+    'MODE-TEST-SANDBOX the test key lists the sandbox merchants with any query and spelling (200)',
+    settle(ownAccessProperty),
+  );
 
   // §5.6 "Only test keys can be used with sandbox merchants"; §7: 404 when "an object of the other mode is
   // requested (for example a live object with a sandbox setup, or the reverse)". 403 is not the answer §7 gives.
@@ -64,13 +69,13 @@ test.describe('§5.5, §5.6 Which key may list which merchant', () => {
   );
   test(
     'MODE-LIVE-SANDBOX the live key on a sandbox merchant gets 404 with any query and spelling',
-    settle(matrix, { needs: ['live'] }),
+    settle(ownAccessProperty, { needs: ['live'] }),
   );
 
   // §5.5: "Test keys can be used with sandbox merchant accounts and also with live merchant accounts."
   test(
     'MODE-TEST-LIVE the test key lists the live merchant with any query and spelling (200)',
-    settle(matrix, { needs: ['liveMerchant'] }),
+    settle(ownAccessProperty, { needs: ['liveMerchant'] }),
   );
 
   // §5.3 "The key selects the mode"; §5.4 "Live keys (sk_live_) operate in live mode".
@@ -87,7 +92,7 @@ test.describe('§5.5, §5.6 Which key may list which merchant', () => {
   );
   test(
     'MODE-LIVE-LIVE the live key lists the live merchant with any query and spelling (200)',
-    settle(matrix, { needs: ['live', 'liveMerchant'] }),
+    settle(ownAccessProperty, { needs: ['live', 'liveMerchant'] }),
   );
 });
 
@@ -183,6 +188,6 @@ test.describe('§7 Unknown merchant (advisory)', () => {
   // acceptable, anything else is an advisory finding. Ids are shaped like the configured ones.
   test(
     'ADV-UNKNOWN-MERCHANT a valid key on an unknown merchant gets 404 (403 acceptable), with any query',
-    settle(matrix),
+    settle(ownAccessProperty),
   );
 });

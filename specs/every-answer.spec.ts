@@ -10,12 +10,13 @@
  * configuration can read, and every status seen on any of them asked on every listing by every key allowed to list it
  * (an empty answer is then evidence, not nothing to check).
  */
-import { statusCounts } from '../checks/filter.ts';
+
 import { keyLeakViolations, type ProvenanceRule, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { asKey } from '../core/model/credentials.ts';
 import { type Listing, MAX_LIMIT, readableListings, withSelection } from '../core/model/listing.ts';
 import type { Presenter, WatchedAnswer } from '../core/model/provenance.ts';
+import { statusCounts } from '../core/model/result-set.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
@@ -92,11 +93,14 @@ function askEverywhere(ctx: CheckContext): Promise<string> {
   return done;
 }
 
+/** Where this project's processes keep the answers they watched (the fixture option watchDir). */
+const watchDir = () => (test.info().project.use as { watchDir?: string }).watchDir;
+
 /** The answers to judge: the watched project's (the checks) and this project's own. */
 function answersOfTheRun() {
   const info = test.info();
   const watched = (info.project.use as { watchOf?: string }).watchOf;
-  return readWatchedAnswers([info.project.name, ...(watched ? [watched] : [])]);
+  return readWatchedAnswers([info.project.name, ...(watched ? [watched] : [])], watchDir());
 }
 
 let judged: { learned: Promise<string>; answers: WatchedAnswer[] } | undefined;
@@ -107,7 +111,7 @@ async function everyAnswer(ctx: CheckContext): Promise<{ learned: string; answer
     await learned;
     const t0 = performance.now();
     judged = { learned, answers: answersOfTheRun() };
-    addWatchCost({ judgeMs: performance.now() - t0 });
+    addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
   }
   return { learned: await learned, answers: judged.answers };
 }
@@ -138,7 +142,7 @@ const traced = (rule: ProvenanceRule, needs: Need[] = []) =>
       const { learned, answers } = await everyAnswer(ctx);
       const t0 = performance.now();
       const { violations, stats } = provenanceViolations(answers, rule);
-      addWatchCost({ judgeMs: performance.now() - t0 });
+      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
       assertNone(violations);
       const asked = PRESENTERS[rule].reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
@@ -157,7 +161,7 @@ test.describe('§5.9 No answer gives a key back', () => {
       const { answers } = await everyAnswer(ctx);
       const t0 = performance.now();
       const leaks = keyLeakViolations(answers);
-      addWatchCost({ judgeMs: performance.now() - t0 });
+      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${answers.length} answers of the run scanned`);
       assertNone(leaks);
     }),

@@ -2,7 +2,7 @@
  * The run's pace, learned from the target (pure; the ledger keeps it for every worker). A target says how fast it
  * may be asked in its own headers — RateLimit-Policy (`"default";q=8;w=1`, or `8;w=1`), RateLimit (`"default";r=3;t=1`,
  * or `limit=8, remaining=3, reset=1`), RateLimit-Limit/-Remaining/-Reset and X-RateLimit-* — or only by answering
- * 429 Too Many Requests with a Retry-After. Either way the run then holds just under that rate (LEARNED_SPACING),
+ * 429 Too Many Requests with a Retry-After. Either way the run then holds just under that rate (SLOT_SPACING),
  * never above API_MAX_RPS, and a 429 pauses every worker until its Retry-After: it is a hint, not an error. Under an
  * announced policy a single 429 is taken for jitter (only the pause); a second within 30 s slows the pace by 5 %.
  *
@@ -46,8 +46,11 @@ const WIDTH = 16;
 /** The pace as fixed-width digits (written in place by the file ledger). */
 export const PACE_BYTES = FIELDS.length * WIDTH;
 
-/** Starts this much wider than the learned limit allows: arrival jitter must not push one over it. */
-export const LEARNED_SPACING = 1.02;
+/**
+ * Starts this much wider than the limit allows, learned or configured (API_MAX_RPS): arrival jitter at the target must
+ * not push one request over it.
+ */
+export const SLOT_SPACING = 1.02;
 /** A 429 under an announced policy slows the pace only when another came this recently (else it was jitter). */
 const REPEATED_429_MS = 30_000;
 /** A Retry-After is honoured up to this long. */
@@ -90,13 +93,13 @@ export function takeSlot(state: PaceState, now: number, configuredMs: number): n
 }
 
 /**
- * Learns from one answer to the request that started at `slot`, `count` requests into the run. Returns whether the
+ * Heeds one answer to the request that started at `slot`, `count` requests into the run. Returns whether the
  * pace changed (the file ledger writes it back only then).
  */
-export function learn(state: PaceState, signal: RateSignal, slot: number, now: number, count: number): boolean {
+export function heed(state: PaceState, signal: RateSignal, slot: number, now: number, count: number): boolean {
   let changed = false;
   if (signal.policy && signal.policy.limit > 0 && signal.policy.windowMs > 0) {
-    const us = Math.ceil(((signal.policy.windowMs * 1000) / signal.policy.limit) * LEARNED_SPACING);
+    const us = Math.ceil(((signal.policy.windowMs * 1000) / signal.policy.limit) * SLOT_SPACING);
     // The announced policy holds until it changes; where a 429 under it slowed the pace (below), that stays, unless
     // the target now announces a stricter policy or a much looser one.
     if (!state.fromPolicy || us > state.intervalUs || us < state.intervalUs / 1.3) {
@@ -128,7 +131,7 @@ export function learn(state: PaceState, signal: RateSignal, slot: number, now: n
       // through, it says nothing of the rate: only the pause holds.)
       const windowMs = wait >= 1000 && wait <= 60_000 ? wait : 1000;
       const allowed = count - state.episodeCount - 1;
-      state.intervalUs = Math.ceil(((windowMs * 1000) / allowed) * LEARNED_SPACING);
+      state.intervalUs = Math.ceil(((windowMs * 1000) / allowed) * SLOT_SPACING);
       state.lastAdjust = now;
       changed = true;
     }
@@ -155,7 +158,7 @@ export function paceNow(state: PaceState, now = Date.now()): { learnedRps?: numb
 }
 
 /** Seconds or an HTTP date (Retry-After, RFC 9110 §10.2.3), in ms from `now`; undefined when unreadable. */
-export function retryAfterOf(header: string | undefined, now = Date.now()): number | undefined {
+function retryAfterOf(header: string | undefined, now = Date.now()): number | undefined {
   if (!header?.trim()) return undefined;
   const seconds = Number(header.trim());
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;

@@ -1,18 +1,20 @@
 /**
  * The run's request log, written while the run goes: every request any client of the run sends (every attempt: the
  * preflight, retries after a 429 or a transport error), one JSON line each, appended to a file of its own process
- * under CONFORMANCE_REQUEST_LOG (set by playwright.config.ts; workers are separate processes, and a file per process
- * needs no lock). At the end of the run the rule matrix assembles them into requests.ndjson and requests.har
- * (reporters/requests.ts). Like the ledger, a client opens it from the environment: without the variable (unit
- * tests, scripts, the self-test's matrix) nothing is logged.
+ * in the run's folder of request logs (the run context's files.requestLog; workers are separate processes, and a file per
+ * process needs no lock). At the end of the run the rule matrix assembles them into requests.ndjson and requests.har
+ * (reporters/requests.ts). The fixture opens it and hands it to the client, like the ledger; without a run (unit
+ * tests, scripts, the self-test's proof) nothing is logged. Each entry names what it was sent for from the exchange's
+ * own tag (the check, or the preflight), never from a state of the process.
  *
  * An entry names the key's slot (`API_TEST_KEY`), never the key; its URL, headers and body pass `redact` before
  * they are written, and the body is cut at BODY_LIMIT characters (after redaction, so no cut hides a key).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Auth, authLabel, KEY_VARS } from '../model/credentials.ts';
 import type { SafeMethod } from '../model/endpoints.ts';
+import type { LoggedRequest, RequestTag } from '../model/exchange.ts';
 import { redact } from '../model/secrets.ts';
 
 /** One attempt on the wire, as the client's observer sees it (ApiClient's `onExchange`). */
@@ -28,75 +30,27 @@ export interface WireExchange {
   response?: { status: number; headers: Record<string, string>; text: string };
   /** The transport failure, in words. */
   error?: string;
+  /** What it was sent for (the check, or the preflight); absent outside any. */
+  sentFor?: RequestTag;
 }
 
 export type ExchangeObserver = (e: WireExchange) => void;
 
-/** A line of requests.ndjson: one request, secret-free. */
-export interface LoggedRequest {
-  /** ISO time it was sent. */
-  time: string;
-  ms: number;
-  /** The check that sent it (its title), `preflight` for global setup's, null outside any check. */
-  check: string | null;
-  rule: string | null;
-  /** Playwright's id of the check's test (ties the line to its record). */
-  test: string | null;
-  method: SafeMethod;
-  url: string;
-  /** The slot of the key it carried (`API_TEST_KEY`), `literal` for a made-up credential, `none` without one. */
-  key: string;
-  /** The Authorization header as words: `Authorization: Bearer $API_TEST_KEY`, `no Authorization header`. */
-  authorization: string;
-  status: number | null;
-  error?: string;
-  headers: Record<string, string>;
-  /** The body, redacted, up to BODY_LIMIT characters. */
-  body: string;
-  /** The body's length in characters (before it was cut). */
-  bodyLength: number;
-  truncated: boolean;
-}
-
 /** Characters of a response body kept in the log. */
 export const BODY_LIMIT = 4096;
 
-export const keySlotName = (auth: Auth): string =>
+const keySlotName = (auth: Auth): string =>
   auth.kind === 'key' ? KEY_VARS[auth.slot] : auth.kind === 'literal' ? 'literal' : 'none';
 
-/** The check the current process is running (one at a time per worker): set by settle, fixtures/test.ts. */
-let current: { test: string; check: string; rule: string } | undefined;
-/** The lines logged for the current check, for its report (the requests behind its verdict). */
-let currentLines: string[] = [];
-
-/** The check the current process is running, if any (its title names the requests a watcher keeps). */
-export const currentCheck = (): { test: string; check: string; rule: string } | undefined => current;
-
-export function beginCheck(check: { test: string; check: string; rule: string }): void {
-  current = check;
-  currentLines = [];
-}
-
-/** Ends the current check; returns the lines logged for it (what a report attaches to a finding). */
-export function endCheck(): string[] {
-  const lines = currentLines;
-  current = undefined;
-  currentLines = [];
-  return lines;
-}
-
 /** An entry as logged: secret-free, the body cut. */
-export function logEntry(
-  e: WireExchange,
-  who = current,
-  isMain = process.env.TEST_WORKER_INDEX === undefined,
-): LoggedRequest {
+export function logEntry(e: WireExchange): LoggedRequest {
+  const who = e.sentFor;
   const text = redact(e.response?.text ?? '');
   const headers = Object.fromEntries(Object.entries(e.response?.headers ?? {}).map(([k, v]) => [k, redact(String(v))]));
   return {
     time: new Date(e.started).toISOString(),
     ms: Math.round(e.ms * 10) / 10,
-    check: who?.check ?? (isMain ? 'preflight' : null),
+    check: who?.check ?? null,
     rule: who?.rule ?? null,
     test: who?.test ?? null,
     method: e.method,
@@ -112,22 +66,32 @@ export function logEntry(
   };
 }
 
-let fd: number | undefined;
-let openedFor: string | undefined;
+/** The run's request log as one process writes it: the observer of its clients, and the lines of each check. */
+export interface RequestLog {
+  /** Appends one attempt (the client's `onExchange`). */
+  write: ExchangeObserver;
+  /** The lines logged for a check (by its test id) since the last take: what a report attaches to a finding. */
+  take(test: string): string[];
+}
 
-/** The observer that appends to this process's file of the run's request log, or undefined without a log. */
-export function openRequestLog(env: NodeJS.ProcessEnv = process.env): ExchangeObserver | undefined {
-  const dir = env.CONFORMANCE_REQUEST_LOG?.trim();
+/** This process's file of the run's request log in `dir` (the run context's files.requestLog); undefined without. */
+export function openRequestLog(dir: string | undefined): RequestLog | undefined {
   if (!dir) return undefined;
-  return (e) => {
-    if (fd === undefined || openedFor !== dir) {
-      if (fd !== undefined) closeSync(fd);
-      fd = openSync(join(dir, `${process.pid}.ndjson`), 'a');
-      openedFor = dir;
-    }
-    const line = JSON.stringify(logEntry(e));
-    // One write per line, synchronous: a worker that is replaced or killed has written every request it sent.
-    writeSync(fd, `${line}\n`);
-    if (current) currentLines.push(line);
+  let fd: number | undefined;
+  const lines = new Map<string, string[]>();
+  return {
+    write: (e) => {
+      fd ??= openSync(join(dir, `${process.pid}.ndjson`), 'a');
+      const line = JSON.stringify(logEntry(e));
+      // One write per line, synchronous: a worker that is replaced or killed has written every request it sent.
+      writeSync(fd, `${line}\n`);
+      const test = e.sentFor?.test;
+      if (test) lines.set(test, [...(lines.get(test) ?? []), line]);
+    },
+    take: (test) => {
+      const taken = lines.get(test) ?? [];
+      lines.delete(test);
+      return taken;
+    },
   };
 }

@@ -17,7 +17,7 @@
  * the same grammar for the property phase.
  */
 import fc from 'fast-check';
-import type { Around, Auth, HeaderSpelling, KeySlot } from '../model/credentials.ts';
+import { type Around, type Auth, type HeaderSpelling, type KeySlot, VALID_SLOTS } from '../model/credentials.ts';
 
 /** A class of one part of the header: its name (in the record's notes) and the text it puts there. */
 interface Named {
@@ -76,9 +76,6 @@ export function arounds(slot: KeySlot, other?: KeySlot): Around[] {
   return list.filter((a) => a !== undefined);
 }
 
-/** The keys a target accepts as issued (revoked and rotated-out ones are refused). */
-const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
-
 /** Another valid key than `slot`'s, for a second credential that is a key (none when no other value is configured). */
 export function otherValidKey(keys: Partial<Record<KeySlot, string>>, slot: KeySlot): KeySlot | undefined {
   return VALID_SLOTS.find((s) => s !== slot && keys[s] !== undefined && keys[s] !== keys[slot]);
@@ -94,7 +91,7 @@ export function aroundKeys(keys: Partial<Record<KeySlot, string>>, slots: readon
 /** The names of every `arounds` class (the key of any slot, another key configured). */
 export const AROUND_NAMES: readonly string[] = arounds('test', 'live').map((a) => a.name);
 
-export const CANONICAL_SPELLING: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
+const CANONICAL_SPELLING: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
 export const GLUED: HeaderSpelling = { scheme: 'Bearer', gap: '' };
 
 /**
@@ -110,7 +107,7 @@ export function spellingClasses(): HeaderSpelling[] {
   ].filter((s, i, all) => all.findIndex((o) => sameSpelling(o, s)) === i);
 }
 
-export const sameSpelling = (a: HeaderSpelling, b: HeaderSpelling) =>
+const sameSpelling = (a: HeaderSpelling, b: HeaderSpelling) =>
   a.scheme === b.scheme && a.gap === b.gap && (a.lead ?? '') === (b.lead ?? '') && (a.trail ?? '') === (b.trail ?? '');
 
 /**

@@ -15,7 +15,7 @@ import type { QueryPairs } from '../model/exchange.ts';
 
 /** The parameters tried: the spec's four, and one it does not name. */
 export const COVERED_PARAMETERS = ['offset', 'limit', 'filter[status]', 'sort', 'cursor'] as const;
-export type CoveredParameter = (typeof COVERED_PARAMETERS)[number];
+type CoveredParameter = (typeof COVERED_PARAMETERS)[number];
 
 /** Lengths (in characters) where buffers, columns and parsers change: powers of two and their neighbours. */
 export const LENGTHS = [0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 1000, 1024, 4096] as const;

@@ -17,7 +17,7 @@ import { CLASS_MEMBERS, type Member, SPELLING_CLASSES, type SpellingClass } from
 import { randomMember } from './spelling-draws.ts';
 import { skeleton } from './unicode-forms.ts';
 
-export { SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+export { SPELLING_CLASSES } from './spelling-classes.ts';
 
 /** One spelling of one merchant's id. */
 export interface MerchantSpelling {

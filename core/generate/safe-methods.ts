@@ -18,7 +18,7 @@ export interface MethodForm {
   preflight?: true;
 }
 
-export const GET_FORM: MethodForm = { name: 'GET', method: 'GET' };
+const GET_FORM: MethodForm = { name: 'GET', method: 'GET' };
 /** The forms besides GET, each a class of the coverage phase. */
 export const METHOD_FORMS: readonly MethodForm[] = [
   { name: 'HEAD', method: 'HEAD' },
@@ -27,7 +27,7 @@ export const METHOD_FORMS: readonly MethodForm[] = [
 ];
 
 /** An origin no server knows (RFC 2606 reserves .invalid). */
-export const PREFLIGHT_ORIGIN = 'https://conformance.invalid';
+const PREFLIGHT_ORIGIN = 'https://conformance.invalid';
 
 /** The headers of a CORS pre-flight for a cross-origin GET that carries Authorization (Fetch standard, CORS). */
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {

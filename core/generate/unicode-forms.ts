@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 const PROTOTYPES = createRequire(import.meta.url)('unhomoglyph/data.json') as Readonly<Record<string, string>>;
 
 /** Unicode blocks of the compatibility forms, for naming and picking one form of each kind. */
-export const COMPAT_BLOCKS = {
+const COMPAT_BLOCKS = {
   fullwidth: [0xff01, 0xff5e],
   mathematical: [0x1d400, 0x1d7ff],
   superscript: [0x2070, 0x209f],

@@ -17,8 +17,8 @@
 import { isRuleId, type RuleId } from './rules.ts';
 import type { CheckRecord } from './verdict.ts';
 
-export const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
-export type MatchField = (typeof MATCH_FIELDS)[number];
+const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
+type MatchField = (typeof MATCH_FIELDS)[number];
 export type Match = string | Partial<Record<MatchField, string>>;
 
 export interface BaselineEntry {
@@ -33,6 +33,14 @@ export interface BaselineEntry {
    * shown it fixed.
    */
   found?: { seed: number; drawn: boolean };
+}
+
+/** The baseline a run was judged against: its file, its entries and the date that decided expiry. */
+export interface BaselineInput {
+  file: string;
+  entries: BaselineEntry[];
+  /** YYYY-MM-DD: the day of the run. */
+  date: string;
 }
 
 /** A baseline file that cannot be used: every problem, one line each (entries by their position, from 1). */

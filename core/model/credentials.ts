@@ -5,6 +5,7 @@
  */
 
 /** The configured keys, by the role they play. */
+import apiKeySchema from '../../schemas/api-key.schema.json' with { type: 'json' };
 export type KeySlot = 'test' | 'live' | 'restricted' | 'revoked' | 'old';
 
 /** The environment variable that holds each key slot. */
@@ -27,7 +28,7 @@ export interface KeyMutation {
 }
 
 /** A piece of an Authorization header around the key: text as sent, or a configured key by its slot (never its value). */
-export type HeaderPiece = string | { slot: KeySlot };
+type HeaderPiece = string | { slot: KeySlot };
 
 /**
  * What a header carries next to the key besides its scheme and whitespace (another token, a comma and a second
@@ -81,7 +82,7 @@ export const asKey = (
 ): Auth => ({ kind: 'key', slot, ...extra });
 
 /** What precedes the key in the header: `Bearer `, `bearer  ` (two spaces), or nothing for a bare key. */
-export function schemePart(auth: KeyAuth): string {
+function schemePart(auth: KeyAuth): string {
   const scheme = auth.scheme ?? 'Bearer';
   return scheme === '' ? '' : `${scheme}${auth.gap ?? ' '}`;
 }
@@ -173,6 +174,64 @@ export function keyTakenFor(auth: Auth): KeySlot | undefined {
   if (auth.scheme !== '' && !WHITESPACE.test(auth.gap ?? ' ')) return undefined;
   const edge = (s: string | undefined) => s === undefined || s === '' || WHITESPACE.test(s);
   return edge(auth.lead) && edge(auth.trail) ? auth.slot : undefined;
+}
+
+/** The keys that are valid as issued; revoked and rotated-out keys are refused (§7). */
+export const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
+
+/**
+ * The key formats of §2 (`sk_[ENVIRONMENT]_[RANDOM_HASH]`): a string matching the pattern of the key schema's `$defs`
+ * entry (as ajv matches patterns, with the `u` flag). tests/unit/schemas.test.ts holds ajv to the same.
+ */
+const keyFormat = (def: { type: string; pattern: string }) => {
+  const re = new RegExp(def.pattern, 'u');
+  return (s: unknown) => typeof s === 'string' && re.test(s);
+};
+const testKeyFormat = keyFormat(apiKeySchema.$defs.testKey);
+const liveKeyFormat = keyFormat(apiKeySchema.$defs.liveKey);
+
+/** True when `s` has the sandbox key format `sk_test_<secret>`. */
+export const isTestKey = (s: unknown): boolean => testKeyFormat(s);
+
+/** True when `s` has the live key format `sk_live_<secret>`. */
+export const isLiveKey = (s: unknown): boolean => liveKeyFormat(s);
+
+/** Which key format each slot must have (CFG-KEYS). Restricted, revoked and old keys may be of either mode. */
+const SLOT_FORMAT: Record<KeySlot, 'test' | 'live' | 'any'> = {
+  test: 'test',
+  live: 'live',
+  restricted: 'any',
+  revoked: 'any',
+  old: 'any',
+};
+
+const WANT = { test: 'sk_test_<hash>', live: 'sk_live_<hash>', any: 'sk_test_<hash> or sk_live_<hash>' } as const;
+
+export interface KeyFormatProblem {
+  variable: string;
+  /** The format the slot needs, e.g. `sk_live_<hash>`. */
+  want: string;
+}
+
+/**
+ * The configured keys that lack the format of their slot (CFG-KEYS): the config loader refuses a run for them, and the
+ * check of checks/keys.ts judges the keys a target announced by the same function. Named by variable, never by value.
+ */
+export function keyFormatProblems(keys: Partial<Record<KeySlot, string>>): KeyFormatProblem[] {
+  const problems: KeyFormatProblem[] = [];
+  for (const slot of Object.keys(SLOT_FORMAT) as KeySlot[]) {
+    const value = keys[slot];
+    if (value === undefined) continue;
+    const format = SLOT_FORMAT[slot];
+    const ok =
+      format === 'test'
+        ? isTestKey(value)
+        : format === 'live'
+          ? isLiveKey(value)
+          : isTestKey(value) || isLiveKey(value);
+    if (!ok) problems.push({ variable: KEY_VARS[slot], want: WANT[format] });
+  }
+  return problems;
 }
 
 /** The mode a key works in, by its prefix (§2): `sk_live_` live, anything else test. */

@@ -5,7 +5,7 @@
  */
 
 /** The methods the suite may send: the safe ones (RFC 9110 §9.2.1). It never sends anything else. */
-export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 export type SafeMethod = (typeof SAFE_METHODS)[number];
 export const isSafeMethod = (m: string): m is SafeMethod => (SAFE_METHODS as readonly string[]).includes(m);
 
@@ -38,7 +38,7 @@ export function endpointOf(path: string): EndpointKind {
 }
 
 /** The headers besides Authorization that the spec's table lists for each endpoint (header names in lower case). */
-export const DOCUMENTED_HEADERS: Readonly<Record<EndpointKind, Readonly<Record<string, string>>>> = {
+const DOCUMENTED_HEADERS: Readonly<Record<EndpointKind, Readonly<Record<string, string>>>> = {
   // §4.1: "Request headers: Authorization: Bearer <API_KEY>, Content-Type: application/json".
   status: { 'content-type': 'application/json' },
   // §4.2: "Request headers: Authorization: Bearer <API_KEY>".

@@ -10,8 +10,21 @@ import type { SafeMethod } from './endpoints.ts';
  * A query parameter: name and value, percent-encoded when sent (brackets stay literal), unless marked `raw` (the
  * value is sent as given, already percent-encoded: an invalid UTF-8 byte `%FF`) or `bare` (the name alone, no `=`).
  */
-export type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
+type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
 export type QueryPairs = QueryPair[];
+
+/**
+ * What a request was sent for: the check (its title, its rule, Playwright's test id, which ties the request to the
+ * check's record), or the preflight's requests (`preflight`, no rule, no test). The client tags every exchange with it.
+ */
+export interface RequestTag {
+  check: string;
+  rule: string | null;
+  test: string | null;
+}
+
+/** The tag of the preflight's requests (global setup, before any check). */
+export const PREFLIGHT_TAG: RequestTag = { check: 'preflight', rule: null, test: null };
 
 export interface Exchange {
   readonly method: SafeMethod;
@@ -34,6 +47,8 @@ export interface Exchange {
   readonly keyLeak: string | undefined;
   /** Present when the body was longer than the suite reads (5 MB): `text` is its first part. */
   readonly truncated?: true;
+  /** What it was sent for (the check, or the preflight); absent outside a check. */
+  readonly sentFor?: RequestTag;
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;
@@ -89,3 +104,29 @@ const doubleQuoted = (s: string) => s.replace(/[\\"$`]/g, '\\$&').replace(/\t/g,
 /** `content-type` → `Content-Type`, as the spec writes header names. */
 const canonicalName = (name: string) =>
   name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** A line of requests.ndjson: one request, secret-free. */
+export interface LoggedRequest {
+  /** ISO time it was sent. */
+  time: string;
+  ms: number;
+  /** The check that sent it (its title), `preflight` for global setup's, null outside any check. */
+  check: string | null;
+  rule: string | null;
+  /** Playwright's id of the check's test (ties the line to its record). */
+  test: string | null;
+  method: SafeMethod;
+  url: string;
+  /** The slot of the key it carried (`API_TEST_KEY`), `literal` for a made-up credential, `none` without one. */
+  key: string;
+  /** The Authorization header as words: `Authorization: Bearer $API_TEST_KEY`, `no Authorization header`. */
+  authorization: string;
+  status: number | null;
+  error?: string;
+  headers: Record<string, string>;
+  /** The body, redacted, up to BODY_LIMIT characters. */
+  body: string;
+  /** The body's length in characters (before it was cut). */
+  bodyLength: number;
+  truncated: boolean;
+}

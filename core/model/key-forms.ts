@@ -22,7 +22,7 @@ interface Encoding {
 }
 
 /** The encodings of a key's (UTF-8) bytes that a response or a report may carry. */
-export const ENCODINGS: readonly Encoding[] = [
+const ENCODINGS: readonly Encoding[] = [
   { name: 'hex', coder: hex, bits: 4, caseless: true },
   { name: 'Base32', coder: base32, bits: 5, caseless: true },
   { name: 'Base32hex', coder: base32hex, bits: 5, caseless: true },
@@ -46,7 +46,7 @@ const hexBytes = (pairs: string) =>
 const BACKSLASH: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', 0: '\0' };
 
 /** What a client may decode in a response, and what a report may carry escaped. */
-export const DECODERS: readonly Decoder[] = [
+const DECODERS: readonly Decoder[] = [
   {
     // `%73`, and `%2573` (encoded twice: `%25` is `%`) or more, in one step.
     name: 'percent-decoded',
@@ -89,7 +89,7 @@ const DEPTH = 2;
 const MIN_ENCODED = 12;
 
 /** One encoded form of a key: `needle` lower-cased when the form is caseless; the characters of its encoding. */
-export interface EncodedForm {
+interface EncodedForm {
   name: string;
   needle: string;
   caseless: boolean;
@@ -114,7 +114,7 @@ const BLOCK_BYTES = { 4: 1, 5: 5, 6: 3 } as const;
  * The characters of `bytes` encoded as `e` at each byte alignment inside a longer encoded text: for each, only the
  * characters that the bytes alone determine (not those shared with a neighbouring byte).
  */
-export function alignedCores(bytes: Uint8Array, e: Encoding): string[] {
+function alignedCores(bytes: Uint8Array, e: Encoding): string[] {
   const cores: string[] = [];
   for (let pad = 0; pad < BLOCK_BYTES[e.bits]; pad++) {
     const encoded = e.coder.encode(Uint8Array.from([...new Uint8Array(pad), ...bytes]));

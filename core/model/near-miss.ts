@@ -4,7 +4,7 @@
  */
 
 /** The edit distance of two names (insertions, deletions, substitutions, swaps of neighbours). */
-export function distance(a: string, b: string): number {
+function distance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
   for (let i = 1; i <= a.length; i++) {
@@ -21,7 +21,7 @@ export function distance(a: string, b: string): number {
 }
 
 /** Up to how many edits a name is a near miss of `known`: 2, more for long names (one per 6 characters). */
-export const nearMissBound = (known: string): number => Math.max(2, Math.floor(known.length / 6));
+const nearMissBound = (known: string): number => Math.max(2, Math.floor(known.length / 6));
 
 /**
  * The candidate `word` is a near miss of, if any: the closest within its bound (`nearMissBound`), case aside; a word

@@ -9,7 +9,7 @@ import type { EndpointKind, SafeMethod } from './endpoints.ts';
 
 /** The merchants of the configuration, by role. */
 export type Holder = 'sandbox' | 'otherSandbox' | 'live';
-export type Mode = 'test' | 'live';
+type Mode = 'test' | 'live';
 
 /** Where a record was read: whose listing, in which mode (the mode of the key that listed it). */
 export interface Provenance {
@@ -57,9 +57,6 @@ export interface WatchedAnswer {
   /** Where the answer gave a key back (never the key), when it did. */
   keyLeak?: string;
 }
-
-/** The environment variable that names the run's folder of watched answers (one file per process). */
-export const WATCH_VAR = 'CONFORMANCE_WATCH';
 
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */
 export interface WatchCost {

@@ -95,3 +95,25 @@ export function pageHolding(set: Pick<ResultSet, 'pages'>, index: number): { pag
   }
   return { page: set.pages.at(-1), start };
 }
+
+/** One enumerated listing: what it is (for the report), its records and the pages they came from. */
+export interface IsolatedListing {
+  label: string;
+  records: readonly unknown[];
+  pages: readonly Pick<Page, 'exchange'>[];
+}
+
+/** The record's `status`, or undefined when it has none. */
+export function statusOf(record: unknown): unknown {
+  return (record as { status?: unknown } | null)?.status;
+}
+
+/** The string statuses seen in `records`, most frequent first (ties by name), with their counts. */
+export function statusCounts(records: readonly unknown[]): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const s = statusOf(r);
+    if (typeof s === 'string') counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}

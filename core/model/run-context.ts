@@ -1,8 +1,12 @@
 /**
- * What the main process of a run tells its workers and reporters, as JSON in environment variables (set before the
- * workers start, so they inherit it): which target is checked (CONFORMANCE_TARGET, every output names it) and what the
- * preflight found (CONFORMANCE_PREFLIGHT). Read by field, never parsed out of a message. Neither ever holds a key.
+ * The run's context: its facts — the target and its settings, the profile, the seed, strictness, the selection, the
+ * known deviations, the reports folder and the run's shared files, the bundled mock's port, what the preflight found —
+ * resolved once by playwright.config.ts (core/run/config.ts `runContext`), completed by global setup (the bundled
+ * mock's address, the preflight), and published as one JSON object in CONFORMANCE_RUN before the workers start (they
+ * inherit it). Workers and reporters read it by field (`readRun`); nothing re-reads the variables it came from. It
+ * never holds a key: a worker takes the keys from the environment (core/run/config.ts `runTarget`).
  */
+import type { BaselineInput } from './baseline.ts';
 import { KEY_VARS } from './credentials.ts';
 import type { Target } from './target.ts';
 
@@ -23,7 +27,7 @@ export interface TargetInfo {
 /** What the preflight (core/run/preflight.ts) concluded, before any check. */
 export interface PreflightReport {
   /** go: the checks run; configuration: a set-up mistake (exit 2); unreachable: no answer (exit 3). */
-  verdict: 'go' | 'configuration' | 'unreachable';
+  decision: 'go' | 'configuration' | 'unreachable';
   /** What stops the run, one sentence each with its fix. */
   problems: string[];
   /** What the reader should know that does not stop the run (a byte order mark, compressed answers). */
@@ -34,11 +38,56 @@ export interface PreflightReport {
   latencyMs?: number;
 }
 
-export const TARGET_VAR = 'CONFORMANCE_TARGET';
-export const PREFLIGHT_VAR = 'CONFORMANCE_PREFLIGHT';
+/** The target's settings as the run context carries them: the validated configuration without its keys. */
+type TargetSettings = Omit<Target, 'keys' | 'grep' | 'strict' | 'fcSeed'>;
+
+/** Where the run keeps what its processes share, in its reports folder (RUN_OUTPUTS). */
+export interface RunFiles {
+  /** The request ledger (core/client/ledger.ts): the budget, the count, the pace, for every worker. */
+  ledger: string;
+  /** Each process's request log (core/client/request-log.ts), assembled into requests.ndjson at the end. */
+  requestLog: string;
+  /** Each process's watched answers (core/run/watch.ts), judged by the checks of every answer. */
+  watch: string;
+}
+
+export interface RunContext {
+  /** The run's main process, which resolved and published it. */
+  pid: number;
+  /** Which target, as every report names it. */
+  target: TargetInfo;
+  settings: TargetSettings;
+  /** The run's seed (FC_SEED, else picked): every property derives its own from it and its check's title. */
+  seed: number;
+  /** CONFORMANCE_STRICT=1: advisory findings and MUST rules not exercised fail the run. */
+  strict: boolean;
+  /** --grep (CONFORMANCE_GREP) as given; absent: every check (the live profile's checklist aside). */
+  grep?: string;
+  /** The known deviations (--baseline), read and validated with the configuration; null without. */
+  baseline: BaselineInput | null;
+  /** --write-baseline: where to write a baseline of this run's failures. */
+  writeBaseline?: string;
+  /** The reports folder, and the folder of this run's rule matrix (a shard's own, under it). */
+  reports: string;
+  matrixDir: string;
+  shard: { current: number; total: number } | null;
+  files: RunFiles;
+  /** The bundled mock's port: the one asked for (0: any free port), then the one it listens on (global setup). */
+  mockPort?: number;
+  /** What the preflight found, before any check (global setup). */
+  preflight?: PreflightReport;
+}
+
+/** The environment variable that carries the run context to the workers and reporters. */
+export const RUN_VAR = 'CONFORMANCE_RUN';
+
+/** Publishes the run context (main process): the workers started after inherit it. */
+export function publishRun(run: RunContext, env: NodeJS.ProcessEnv = process.env): void {
+  env[RUN_VAR] = JSON.stringify(run);
+}
 
 /** The optional inputs, by variable name: the keys beyond the test key, and the merchants beyond the sandbox one. */
-export const OPTIONAL_INPUTS = [
+const OPTIONAL_INPUTS = [
   KEY_VARS.live,
   KEY_VARS.restricted,
   KEY_VARS.revoked,
@@ -79,23 +128,27 @@ export function describeInputs(t: TargetInfo): string {
   return `optional inputs configured: ${list(t.configured)}; not configured: ${list(t.missing)}`;
 }
 
-function readJson<T>(env: NodeJS.ProcessEnv, name: string, valid: (v: unknown) => boolean): T | undefined {
-  const raw = env[name];
+/** The run context as the main process published it; undefined outside a run (unit tests, scripts, the proof). */
+export function readRun(env: NodeJS.ProcessEnv = process.env): RunContext | undefined {
+  const raw = env[RUN_VAR];
   if (!raw) return undefined;
   try {
-    const value = JSON.parse(raw) as unknown;
-    return valid(value) ? (value as T) : undefined;
+    const run = JSON.parse(raw) as RunContext;
+    return typeof run?.target?.baseURL === 'string' && typeof run.files?.ledger === 'string' ? run : undefined;
   } catch {
     return undefined;
   }
 }
+/**
+ * What a reporter reads of the run's request ledger (core/client/ledger.ts keeps it for every worker): the requests
+ * sent, those that failed in transport, and the pace in force. playwright.config.ts hands the run's ledger to the
+ * reporters that show it (the console's progress line, the rule matrix's count); none opens it itself.
+ */
+export interface LedgerCounts {
+  sent(): number;
+  transportFailures(): number;
+  pace(): { learnedRps?: number; pausedUntil?: number };
+}
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
-/** The run's target, as the main process published it; undefined outside a run. */
-export const readTargetInfo = (env: NodeJS.ProcessEnv = process.env): TargetInfo | undefined =>
-  readJson(env, TARGET_VAR, (v) => isObject(v) && typeof v.baseURL === 'string' && Array.isArray(v.configured));
-
-/** The preflight's report, as global setup published it; undefined before it ran (or outside a run). */
-export const readPreflight = (env: NodeJS.ProcessEnv = process.env): PreflightReport | undefined =>
-  readJson(env, PREFLIGHT_VAR, (v) => isObject(v) && typeof v.verdict === 'string' && Array.isArray(v.problems));
+/** The counts of a run without a ledger (a reporter in a unit test): nothing sent. */
+export const NO_LEDGER: LedgerCounts = { sent: () => 0, transportFailures: () => 0, pace: () => ({}) };

@@ -34,3 +34,6 @@ export interface Target {
    */
   grep: RegExp | undefined;
 }
+
+/** The profiles the package ships an example for (`.env.<name>.example`). */
+export const PROFILE_EXAMPLES = ['sandbox', 'live'] as const;

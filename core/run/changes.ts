@@ -22,7 +22,7 @@ const totalOf = (e: Exchange) => readEnvelope(e)?.total;
 const requestOf = (e: Exchange) => `GET ${e.url.replace(/^[a-z]+:\/\/[^/]+/i, '')} (${e.authLabel})`;
 
 /** The same request again: the path, query and credential of `e`. */
-export function askAgain(api: Pick<ApiClient, 'get'>, e: Exchange): Promise<Exchange> {
+function askAgain(api: Pick<ApiClient, 'get'>, e: Exchange): Promise<Exchange> {
   return api.get(e.path, { query: e.query, auth: e.auth });
 }
 

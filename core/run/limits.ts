@@ -11,7 +11,7 @@ import { MAX_PAUSE_MS } from '../client/pace.ts';
 import type { Target } from '../model/target.ts';
 
 /** The requests one check may send, for its time limit (the deepest checks send a few hundred on a large set). */
-export const PLANNED_REQUESTS = 400;
+const PLANNED_REQUESTS = 400;
 /** Never less than Playwright's usual limit. */
 export const MIN_CHECK_LIMIT_MS = 120_000;
 

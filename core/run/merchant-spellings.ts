@@ -4,15 +4,14 @@
  * property phase on spellings drawn from the whole grammar; every answer is judged by the access oracle as the
  * spelling's standing allows (checks/merchant-spellings.ts). The isolation checks read the test key's own answers.
  */
-import { accessViolation, type Credential } from '../../checks/access-oracle.ts';
-import { type IsolatedListing, sharedRecordsViolation } from '../../checks/isolation.ts';
-import { settledWithoutFacts, spelledExpectation } from '../../checks/merchant-spellings.ts';
+import { authOf, CANONICAL, keyModes } from '../generate/access-cases.ts';
 import { type MerchantSpelling, spellingDrawArb, spellingOf, spellingSummary } from '../generate/merchant-spellings.ts';
+import type { Credential, SpellingJudge } from '../model/access.ts';
 import { asKey, authLabel } from '../model/credentials.ts';
 import { describeListing } from '../model/listing.ts';
+import type { IsolatedListing } from '../model/result-set.ts';
 import type { Violation } from '../model/verdict.ts';
 import { assertNoViolation } from '../model/verdict.ts';
-import { authOf, CANONICAL, keyModes } from './access-property.ts';
 import { type CheckContext, notExercised } from './check.ts';
 import { forAll } from './property.ts';
 import {
@@ -31,7 +30,7 @@ import {
 } from './spelling-facts.ts';
 
 /** Spellings drawn from the grammar per check, after the coverage set (each may cost a learning request too). */
-export const SPELLING_RUNS = 2;
+const SPELLING_RUNS = 2;
 
 const describeSpelling = (s: MerchantSpelling) => `${s.name} of ${s.merchant}: GET ${pathOf(s)}`;
 
@@ -95,7 +94,12 @@ export interface CredentialScope {
  * `everyClassOn`, on one spelling of every class), then on drawn spellings. Each answer is judged first against
  * the canonical answer; only an answer that is not one asks what the test key got there, and whose records it holds.
  */
-export async function spelledCredential(ctx: CheckContext, credential: Credential, scope: CredentialScope = {}) {
+export async function spelledCredential(
+  ctx: CheckContext,
+  judged: SpellingJudge,
+  credential: Credential,
+  scope: CredentialScope = {},
+) {
   const { api, target: t } = ctx;
   const roles = scope.roles ?? spelledMerchants(t).map((m) => m.role);
   const modes = keyModes(t);
@@ -106,13 +110,13 @@ export async function spelledCredential(ctx: CheckContext, credential: Credentia
       : undefined;
   const judge = async (s: MerchantSpelling, known?: Learned): Promise<Violation | undefined> => {
     const c = { credential, merchant: roleOf(t, s.merchant), spelling: s.name, query: SPELLING_QUERY };
-    const strict = spelledExpectation(c, { served: true, resolved: true, forbiddenRecords: 0 }, modes);
+    const strict = judged.expected(c, { served: true, resolved: true, forbiddenRecords: 0 }, modes);
     if (strict.rule !== ctx.rule) throw new Error(`a spelling check of ${ctx.rule} drew a case of ${strict.rule}`);
     const e = await sendSpelled(api, s, auth);
-    if (settledWithoutFacts(strict, e)) return undefined;
+    if (judged.settledWithoutFacts(strict, e)) return undefined;
     const learned = known ?? (await learn(api, t, s));
     const facts = await factsOf(ctx, learned, slot, e);
-    return accessViolation(spelledExpectation(c, facts, modes), e, SPELLING_QUERY);
+    return judged.violation(judged.expected(c, facts, modes), e, SPELLING_QUERY);
   };
   const learned = (await coverage(ctx)).filter((l) => roles.includes(l.role));
   const failed: Violation[] = [];
@@ -128,7 +132,11 @@ export async function spelledCredential(ctx: CheckContext, credential: Credentia
  * The test key's listing on a served spelling holds no record of another listing: another merchant's (MER-ISOLATION)
  * or, on the live merchant, the live mode's (MODE-ISOLATION). The coverage set's answers, then drawn spellings.
  */
-export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' | 'MODE-ISOLATION') {
+export async function spelledIsolation(
+  ctx: CheckContext,
+  judged: SpellingJudge,
+  rule: 'MER-ISOLATION' | 'MODE-ISOLATION',
+) {
   const { api, target: t } = ctx;
   const roles: Role[] = rule === 'MODE-ISOLATION' ? ['live'] : spelledMerchants(t).map((m) => m.role);
   /** The listings a spelling of `merchant` may not show, read whole (memoised per worker). */
@@ -155,7 +163,7 @@ export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' 
     for (const other of await othersOf(l.spelling.merchant)) {
       // An empty listing shares nothing with any: only a comparison with records is evidence.
       if (other.records.length > 0) compared += 1;
-      const v = sharedRecordsViolation(rule, spelled, other);
+      const v = judged.shared(rule, spelled, other);
       if (v) return v;
     }
     return undefined;

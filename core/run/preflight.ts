@@ -1,8 +1,8 @@
 /**
  * The preflight: a handful of requests before any check (global setup), within the run's budget and pace, that tell a
  * set-up mistake from an API that is wrong, and stop the run in seconds with the fix named. docs/reading.md "How the
- * preflight decides" is the reading; `decide` is that reading as a pure function of what the requests saw, and
- * `runPreflight` sends them.
+ * preflight decides" is the reading; `decide` (preflight-decision.ts) is that reading as a pure function of what the
+ * requests saw, and `runPreflight` sends them.
  *
  *  1. GET /merchant/status without a key: the target answers at all (else exit 3, with the scheme it speaks when
  *     https:// meets plain HTTP or http:// meets TLS), and not with a redirect (never followed: a key must never go to
@@ -18,290 +18,24 @@
  * merchant found by one key and not by another (MODE-TEST-LIVE, MODE-LIVE-LIVE, MODE-TEST-SANDBOX).
  */
 import { ApiClient, BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
-import { type Auth, asKey, KEY_VARS, type KeySlot, NO_AUTH } from '../model/credentials.ts';
-import type { Exchange } from '../model/exchange.ts';
+import { type Auth, asKey, type KeySlot, NO_AUTH, VALID_SLOTS } from '../model/credentials.ts';
+import { type Exchange, is2xx } from '../model/exchange.ts';
 import { paymentsPath, STATUS_PATH } from '../model/listing.ts';
 import type { PreflightReport } from '../model/run-context.ts';
 import type { Target } from '../model/target.ts';
-
-/** What a body is, as far as telling the API from something else goes. */
-export type BodyKind = 'json' | 'json-bom' | 'html' | 'empty' | 'other';
-
-/** What one preflight request saw: an answer, summarised, or a transport failure. */
-export type Seen =
-  | {
-      kind: 'answer';
-      status: number;
-      body: BodyKind;
-      /** `text/html; charset=utf-8`, or '' when absent. */
-      contentType: string;
-      /** An HTML page's <title>. */
-      title?: string;
-      /** A redirect's Location, resolved: scheme, host and path only (never the query). */
-      location?: string;
-      /** Content-Encoding, when the target compressed its answer. */
-      encoding?: string;
-      /** The body was longer than the suite reads (5 MB). */
-      truncated?: boolean;
-      ms: number;
-    }
-  | {
-      kind: 'failed';
-      /** The failure in one sentence (transport.ts), naming what to do where it can. */
-      reason: string;
-      /** The transport failure's code, and for a timeout where it passed. */
-      code?: string;
-      timeout?: string;
-      /** Which scheme the target speaks when the configured one failed the handshake ('http' or 'https'). */
-      speaks?: 'http' | 'https';
-      /** The target speaks TLS, with a certificate Node does not trust. */
-      speaksUntrusted?: boolean;
-    };
-
-export type MerchantVar = 'SANDBOX_MERCHANT_ID' | 'LIVE_MERCHANT_ID' | 'OTHER_SANDBOX_MERCHANT_ID';
-
-/** One preflight request and what it saw. */
-export interface Probe {
-  endpoint: 'status' | 'list';
-  auth: 'none' | KeySlot;
-  /** For a listing: whose. */
-  merchant?: MerchantVar;
-  path: string;
-  seen: Seen;
-}
-
-export interface PreflightFacts {
-  baseURL: string;
-  merchants: Partial<Record<MerchantVar, string>>;
-  probes: Probe[];
-  /** A base URL one or more path segments shorter that answers /merchant/status to the test key, if one was found. */
-  answeringBase?: string;
-  /** The slots whose key is a live key (sk_live_): a live key's 404 on a sandbox merchant is the rule, not a sign. */
-  liveSlots?: KeySlot[];
-}
-
-/** The valid keys a preflight tries (revoked and old keys are meant to be refused). */
-export const VALID_SLOTS: readonly KeySlot[] = ['test', 'live', 'restricted'];
-
-const is2xx = (s: number) => s >= 200 && s < 300;
-const isRedirect = (s: Seen): s is Extract<Seen, { kind: 'answer' }> & { location: string } =>
-  s.kind === 'answer' && s.status >= 300 && s.status < 400 && !!s.location;
-
-const BASE_URL_SHAPE =
-  'API_BASE_URL is the address the suite appends /merchant/status and /payments/n1/merchant/<id>/payments to ' +
-  '(a path prefix is allowed, e.g. https://gateway.example.com/payment-api)';
-
-/** How an answer reads in a sentence: `HTTP 404 text/html (an HTML page titled "Error response")`. */
-export function describeAnswer(s: Extract<Seen, { kind: 'answer' }>): string {
-  const type = s.contentType.split(';')[0]?.trim() || 'no Content-Type';
-  const what: Record<BodyKind, string> = {
-    json: 'JSON',
-    'json-bom': 'JSON after a byte order mark',
-    html: s.title ? `an HTML page titled "${s.title}"` : 'an HTML page',
-    empty: 'an empty body',
-    other: s.truncated ? 'a body of more than 5 MB, cut there' : 'a body that is not JSON',
-  };
-  return `HTTP ${s.status} ${type} (${what[s.body]})`;
-}
-
-/** Where a probe asked, in words: `GET /merchant/status with API_TEST_KEY`. */
-const asked = (p: Probe) => `GET ${p.path} ${p.auth === 'none' ? 'without a key' : `with ${KEY_VARS[p.auth]}`}`;
-
-/** The base URL a redirect suggests: the Location without the path the suite asked for, when it ends with it. */
-export function suggestedBase(location: string, askedPath: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch {
-    return undefined;
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith(askedPath)) return undefined;
-  return `${url.protocol}//${url.host}${path.slice(0, path.length - askedPath.length)}`;
-}
-
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-};
-
-const swapScheme = (base: string, scheme: 'http' | 'https') => base.replace(/^https?:/, `${scheme}:`);
-
-/** The preflight's decision from what its requests saw. Pure. */
-export function decide(facts: PreflightFacts): Omit<PreflightReport, 'requests' | 'latencyMs'> {
-  const { probes, baseURL } = facts;
-  const notes = notesOf(probes);
-  const go = { verdict: 'go' as const, problems: [], notes };
-
-  // 1. No answer: unreachable, or a scheme the target does not speak.
-  const failed = probes.find((p) => p.seen.kind === 'failed');
-  if (failed && failed.seen.kind === 'failed') {
-    const f = failed.seen;
-    if (f.speaks === 'http') {
-      const fix = swapScheme(baseURL, 'http');
-      return {
-        verdict: 'unreachable',
-        problems: [
-          `Target ${baseURL} is unreachable, no check was run: it speaks plain HTTP, not TLS (the TLS handshake failed: ${f.code === 'EPROTO' ? 'wrong version number' : (f.code ?? 'closed')}); use http://: API_BASE_URL=${fix}`,
-        ],
-        notes,
-      };
-    }
-    if (f.speaks === 'https') {
-      const fix = swapScheme(baseURL, 'https');
-      const trust = f.speaksUntrusted
-        ? ', and trust its certificate (NODE_EXTRA_CA_CERTS names the PEM file of the CA that signed it)'
-        : '';
-      return {
-        verdict: 'unreachable',
-        problems: [
-          `Target ${baseURL} is unreachable, no check was run: it speaks TLS, not plain HTTP (the connection was closed: ${f.code ?? 'reset'}); use https://: API_BASE_URL=${fix}${trust}`,
-        ],
-        notes,
-      };
-    }
-    const how = f.timeout || f.code === 'ECONNRESET' ? 'does not answer' : 'is unreachable';
-    const first = failed === probes[0] ? '' : ` (it answered ${probes.indexOf(failed)} request(s) before)`;
-    return {
-      verdict: 'unreachable',
-      problems: [`Target ${baseURL} ${how}, no check was run${first}. ${f.reason}`],
-      notes,
-    };
-  }
-
-  // 2. A redirect, never followed.
-  const redirected = probes.find((p) => isRedirect(p.seen));
-  if (redirected && isRedirect(redirected.seen)) {
-    const location = redirected.seen.location;
-    const elsewhere = hostOf(location) !== hostOf(baseURL) ? ' (another host)' : '';
-    const base = suggestedBase(location, redirected.path);
-    const fix = base
-      ? `set API_BASE_URL to ${base} if that is the API`
-      : "set API_BASE_URL to the API's own address, not a gateway that redirects";
-    return {
-      verdict: 'configuration',
-      problems: [
-        `Target ${baseURL} answers ${asked(redirected)} with a redirect, HTTP ${redirected.seen.status} to ${location}${elsewhere}; the suite follows no redirect (a key must never go to another host): ${fix}.`,
-      ],
-      notes,
-    };
-  }
-
-  const answers = probes.filter(
-    (p): p is Probe & { seen: Extract<Seen, { kind: 'answer' }> } => p.seen.kind === 'answer',
-  );
-  if (answers.length === 0) return go;
-
-  // 3. Not the API: nothing answered JSON, or /merchant/status is not there for any key.
-  if (!answers.some((p) => p.seen.body === 'json' || p.seen.body === 'json-bom')) {
-    const first = answers[0] as (typeof answers)[number];
-    return {
-      verdict: 'configuration',
-      problems: [
-        `Target ${baseURL} is not the payment API: ${asked(first)} answered ${describeAnswer(first.seen)}, and none of its ${answers.length} answer(s) was JSON. ${BASE_URL_SHAPE}.`,
-      ],
-      notes,
-    };
-  }
-  const keyed = (endpoint: Probe['endpoint']) => answers.filter((p) => p.endpoint === endpoint && p.auth !== 'none');
-  const statusKeyed = keyed('status');
-  const listed = keyed('list');
-  if (
-    statusKeyed.length > 0 &&
-    statusKeyed.every((p) => p.seen.status === 404) &&
-    !listed.some((p) => is2xx(p.seen.status) || p.seen.status === 403)
-  ) {
-    const names = statusKeyed.map((p) => KEY_VARS[p.auth as KeySlot]).join(', ');
-    const fix = facts.answeringBase
-      ? ` The API answers one level up: API_BASE_URL=${facts.answeringBase}.`
-      : ` ${BASE_URL_SHAPE}.`;
-    return {
-      verdict: 'configuration',
-      problems: [
-        `Target ${baseURL} answers 404 to GET ${STATUS_PATH} for every key (${names}): API_BASE_URL's path is not where the API is.${fix}`,
-      ],
-      notes,
-    };
-  }
-
-  // 4. Keys refused on both endpoints.
-  const slots = [...new Set(statusKeyed.map((p) => p.auth as KeySlot))];
-  const answerOf = (slot: KeySlot, endpoint: Probe['endpoint']) =>
-    answers.find((p) => p.auth === slot && p.endpoint === endpoint)?.seen.status;
-  /** A key's own merchant's listing: the first listing it was tried on (plan). */
-  const ownListing = (slot: KeySlot) => answers.find((p) => p.auth === slot && p.endpoint === 'list')?.seen.status;
-  const refused = slots.filter((s) => answerOf(s, 'status') === 401 && ownListing(s) === 401);
-  const accepted = slots.filter((s) => {
-    const status = answerOf(s, 'status') ?? 0;
-    const list = ownListing(s) ?? 0;
-    return is2xx(status) || is2xx(list) || list === 403 || list === 404;
-  });
-  if (refused.length > 0 && (accepted.length > 0 || refused.length === slots.length)) {
-    const others =
-      accepted.length > 0
-        ? ` while ${accepted.map((s) => KEY_VARS[s]).join(' and ')} ${accepted.length > 1 ? 'are' : 'is'} accepted: expired, revoked or deleted?`
-        : slots.length > 1
-          ? `, as is every configured key: expired or deleted, or keys of another environment than ${baseURL}?`
-          : `: expired or deleted, or a key of another environment than ${baseURL}?`;
-    return {
-      verdict: 'configuration',
-      problems: refused.map(
-        (s) =>
-          `${KEY_VARS[s]} is refused with 401 on both endpoints (${STATUS_PATH} and its merchant's listing)${others} Set ${KEY_VARS[s]} to a current key of this environment.`,
-      ),
-      notes,
-    };
-  }
-
-  // 5. Merchants no accepted key finds.
-  const problems: string[] = [];
-  for (const variable of ['SANDBOX_MERCHANT_ID', 'LIVE_MERCHANT_ID', 'OTHER_SANDBOX_MERCHANT_ID'] as const) {
-    const id = facts.merchants[variable];
-    if (!id) continue;
-    // The accepted keys of the merchant's mode (any key on the live merchant: a test key lists its test data, §5.5).
-    const sameMode = (slot: KeySlot) => variable === 'LIVE_MERCHANT_ID' || !facts.liveSlots?.includes(slot);
-    // A 403 is no evidence either way: a key that lacks the permission may be refused before the merchant is looked
-    // up (a legal order, §7), so only the keys that may list the merchant decide.
-    const tried = listed.filter(
-      (p) =>
-        p.merchant === variable &&
-        sameMode(p.auth as KeySlot) &&
-        is2xx(answerOf(p.auth as KeySlot, 'status') ?? 0) &&
-        p.seen.status !== 403,
-    );
-    if (tried.length === 0 || !tried.every((p) => p.seen.status === 404)) continue;
-    const keys = tried.map((p) => KEY_VARS[p.auth as KeySlot]);
-    problems.push(
-      `${variable}=${id} is not found: ${keys.join(' and ')}, accepted by ${STATUS_PATH}, get${keys.length > 1 ? '' : 's'} 404 on its listing. Set ${variable} to a merchant of ${keys.length > 1 ? "those keys'" : "that key's"} account.`,
-    );
-  }
-  if (problems.length > 0) return { verdict: 'configuration', problems, notes };
-  return go;
-}
-
-/** What the reader should know that does not stop the run. */
-function notesOf(probes: Probe[]): string[] {
-  const notes: string[] = [];
-  const answers = probes.flatMap((p) => (p.seen.kind === 'answer' ? [p.seen] : []));
-  if (answers.some((a) => a.body === 'json-bom')) {
-    notes.push(
-      'The target starts its JSON bodies with a byte order mark (U+FEFF), which RFC 8259 §8.1 forbids: the checks read them as invalid JSON.',
-    );
-  }
-  const encodings = [...new Set(answers.flatMap((a) => (a.encoding ? [a.encoding] : [])))];
-  if (encodings.length > 0) {
-    notes.push(
-      `The target compresses its answers (Content-Encoding: ${encodings.join(', ')}) though the suite sent no Accept-Encoding, which RFC 9110 §12.5.3 allows: they are read decoded.`,
-    );
-  }
-  return notes;
-}
+import {
+  type BodyKind,
+  decide,
+  isRedirect,
+  type MerchantVar,
+  type PreflightFacts,
+  type Probe,
+  type Seen,
+  swapScheme,
+} from './preflight-decision.ts';
 
 /** An exchange summarised for the decision. */
-export function seenOf(e: Exchange, ms: number): Extract<Seen, { kind: 'answer' }> {
+function seenOf(e: Exchange, ms: number): Extract<Seen, { kind: 'answer' }> {
   const contentType = e.headers['content-type'] ?? '';
   const text = e.text;
   let body: BodyKind;
@@ -347,7 +81,7 @@ export function cleanLocation(location: string | undefined, requestURL: string):
 }
 
 /** The preflight's requests, in order: what to ask, with which credential. */
-export function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Array<[string, string]> }> {
+function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Array<[string, string]> }> {
   const one: Array<[string, string]> = [['limit', '1']];
   const { merchants, keys } = target;
   const list = (auth: KeySlot, merchant: MerchantVar, id: string) => ({
@@ -379,22 +113,28 @@ export function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Arra
 
 const authOf = (slot: 'none' | KeySlot): Auth => (slot === 'none' ? NO_AUTH : asKey(slot));
 
+/** A client of the preflight's for a target (global setup hands in the run's: its ledger, its request log, tagged). */
+export type PreflightClient = (target: Target) => ApiClient;
+
 /** Sends the preflight's requests (stopping at the first that fails or redirects) and decides. */
-export async function runPreflight(target: Target): Promise<PreflightReport> {
-  const api = new ApiClient(target);
+export async function runPreflight(
+  target: Target,
+  client: PreflightClient = (t) => new ApiClient(t),
+): Promise<PreflightReport> {
+  const api = client(target);
   const probes: Probe[] = [];
   let answeringBase: string | undefined;
   try {
     for (const step of plan(target)) {
       const { query, ...probe } = step;
-      const seen = await ask(api, target, step.path, authOf(step.auth), query);
+      const seen = await ask(api, target, step.path, authOf(step.auth), query, client);
       if (seen === undefined) break; // the budget is spent: the checks will say so
       probes.push({ ...probe, seen });
       if (seen.kind === 'failed' || isRedirect(seen)) break;
     }
     const status = probes.filter((p) => p.endpoint === 'status' && p.auth !== 'none' && p.seen.kind === 'answer');
     if (status.length > 0 && status.every((p) => p.seen.kind === 'answer' && p.seen.status === 404)) {
-      answeringBase = await shorterBase(target);
+      answeringBase = await shorterBase(target, client);
     }
   } finally {
     await api.close();
@@ -424,7 +164,8 @@ async function ask(
   target: Target,
   path: string,
   auth: Auth,
-  query?: Array<[string, string]>,
+  query: Array<[string, string]> | undefined,
+  client: PreflightClient,
 ): Promise<Seen | undefined> {
   const started = performance.now();
   try {
@@ -442,7 +183,7 @@ async function ask(
       ...(error.code ? { code: error.code } : {}),
       ...(error.timeout ? { timeout: error.timeout } : {}),
     };
-    return { ...failed, ...(await otherScheme(target, error)) };
+    return { ...failed, ...(await otherScheme(target, error, client)) };
   }
 }
 
@@ -451,14 +192,18 @@ async function ask(
  * handshake reads an HTTP answer: EPROTO, "wrong version number"), or http:// to a TLS port (the server closes the
  * connection) — one request without a key in the other scheme says which one the target speaks.
  */
-async function otherScheme(target: Target, error: TransportError): Promise<Partial<Extract<Seen, { kind: 'failed' }>>> {
+async function otherScheme(
+  target: Target,
+  error: TransportError,
+  client: PreflightClient,
+): Promise<Partial<Extract<Seen, { kind: 'failed' }>>> {
   const https = target.baseURL.startsWith('https:');
   const code = error.code ?? '';
   // A plain-HTTP server either answers the TLS hello with an HTTP error (EPROTO, "wrong version number") or closes.
   const handshake = https && (code === 'EPROTO' || code.startsWith('ERR_SSL_') || code === 'ECONNRESET');
   const closed = !https && ['ECONNRESET', 'EPIPE', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION'].includes(code);
   if (!handshake && !closed) return {};
-  const other = new ApiClient({ ...target, baseURL: swapScheme(target.baseURL, https ? 'http' : 'https') });
+  const other = client({ ...target, baseURL: swapScheme(target.baseURL, https ? 'http' : 'https') });
   try {
     await other.get(STATUS_PATH, { auth: NO_AUTH, retries: 0 });
     return { speaks: https ? 'http' : 'https' };
@@ -476,12 +221,12 @@ const isTlsCode = (code: string) =>
   /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/.test(code);
 
 /** A base URL with fewer path segments that answers /merchant/status to the test key (at most three tries). */
-async function shorterBase(target: Target): Promise<string | undefined> {
+async function shorterBase(target: Target, client: PreflightClient): Promise<string | undefined> {
   const url = new URL(target.baseURL);
   const segments = url.pathname.split('/').filter(Boolean);
   for (let n = segments.length - 1; n >= 0 && segments.length - n <= 3; n--) {
     const base = `${url.origin}${n > 0 ? `/${segments.slice(0, n).join('/')}` : ''}`;
-    const probe = new ApiClient({ ...target, baseURL: base });
+    const probe = client({ ...target, baseURL: base });
     try {
       const e = await probe.get(STATUS_PATH, { auth: asKey('test'), retries: 0 });
       if (is2xx(e.status) && e.json !== undefined) return base;

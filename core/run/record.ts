@@ -7,7 +7,14 @@
 import { BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
 import { type RuleId, rule } from '../model/rules.ts';
 import { redact } from '../model/secrets.ts';
-import { type Cause, type CheckRecord, RuleViolation, reproductionOf, type Verdict } from '../model/verdict.ts';
+import {
+  type Cause,
+  type CheckRecord,
+  notRunRecord,
+  RuleViolation,
+  reproductionOf,
+  type Verdict,
+} from '../model/verdict.ts';
 import { DataChanged } from './changes.ts';
 import { type CheckContext, NotRun } from './check.ts';
 import { Unusable } from './walk.ts';
@@ -34,11 +41,24 @@ const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>, re
 
 /** The record of a check that did not start: an optional input is missing, or the run left it out. */
 export function notRun(
-  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes'>,
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>,
   cause: Extract<Cause, 'needs input' | 'blocked' | 'not selected' | 'interrupted'>,
   reason: string,
 ): CheckRecord {
-  return { ...base(ctx, 0), verdict: 'not run', cause, reason };
+  const { seeded, ...plain } = base(ctx, 0);
+  const record = notRunRecord({ rule: plain.rule, check: plain.check, notes: plain.notes }, cause, reason);
+  return seeded ? { ...record, seeded } : record;
+}
+
+/**
+ * What a check's body threw, as its end reads it: an unusable read is a violation of the check's own rule; a violation
+ * of another rule is a bug of the suite (WrongRule), never that rule's failure. settle and recordOf both ask here.
+ */
+export function asOwnViolation(error: unknown, rule: RuleId): unknown {
+  const thrown = error instanceof Unusable ? new RuleViolation(error.violation) : error;
+  if (thrown instanceof RuleViolation && thrown.violation.rule !== rule)
+    return new WrongRule(rule, thrown.violation.rule);
+  return thrown;
 }
 
 /** The record of a check that ran, from how its body ended. */
@@ -55,10 +75,9 @@ export function recordOf(
     return { ...done, verdict: 'not exercised', cause: 'data', reason: redact(ctx.unexercised.join('; ')) };
   }
   if (!ending.threw) return { ...done, verdict: 'pass' };
-  const error = ending.error instanceof Unusable ? new RuleViolation(ending.error.violation) : ending.error;
+  const error = asOwnViolation(ending.error, ctx.rule);
   if (error instanceof RuleViolation) {
     const v = error.violation;
-    if (v.rule !== ctx.rule) return recordOf(ctx, { threw: true, error: new WrongRule(ctx.rule, v.rule) }, requests);
     const verdict: Verdict = rule(ctx.rule).level === 'ADVISORY' ? 'advisory' : 'fail';
     return {
       ...done,

@@ -9,8 +9,7 @@
  * ending before the total, or new records past it, the total is wrong (PAG-TOTAL); a page past its total repeating
  * records read before is a past-the-end page that is not empty (PAG-EMPTY).
  */
-import { echoViolation, sizeBreak } from '../../checks/envelope.ts';
-import { identity, readEnvelope } from '../model/listing.ts';
+import { echoesAsSent, identity, readEnvelope, sizeBreakOf } from '../model/listing.ts';
 import type { Flaw, Page } from '../model/result-set.ts';
 import type { RuleId } from '../model/rules.ts';
 
@@ -31,11 +30,11 @@ export function flawsOf(pages: readonly Page[], limit: number, defaultLimit: num
   const lastWithData = Math.max(-1, ...envelopes.map((env, i) => ((env?.data.length ?? 0) > 0 ? i : -1)));
   const idOf = identity(envelopes.flatMap((env) => env?.data ?? []));
   const read = new Map<string, number>();
-  for (const [i, { offset, exchange }] of pages.entries()) {
+  for (const [i, { offset }] of pages.entries()) {
     const env = envelopes[i];
     if (!env) continue;
     const at = `page at offset ${offset}`;
-    if (echoViolation(exchange, { offset, limit }, defaultLimit)) {
+    if (!echoesAsSent(env, { offset, limit }, defaultLimit)) {
       note(
         'PAG-ECHO',
         offset,
@@ -46,7 +45,7 @@ export function flawsOf(pages: readonly Page[], limit: number, defaultLimit: num
       note('PAG-TOTAL', offset, `${at} says total ${env.total} where its first page says ${firstTotal}`);
     }
     const ids = env.data.map(idOf);
-    const size = sizeBreak(exchange);
+    const size = sizeBreakOf(env);
     const pastEnd = offset >= env.total && ids.length > 0;
     if (pastEnd && ids.every((id) => read.has(id))) {
       note('PAG-EMPTY', offset, `${at}, at or past its total ${env.total}, repeats ${ids.length} records read before`);

@@ -4,10 +4,10 @@
  * target serves it, whether it resolved it to the merchant the id names, and the records of the canonical listings
  * to compare with. Every request goes through the one client.
  */
-import type { MerchantRole } from '../../checks/access-oracle.ts';
-import type { SpellingFacts } from '../../checks/merchant-spellings.ts';
+
 import type { ApiClient } from '../client/http.ts';
 import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '../generate/merchant-spellings.ts';
+import type { MerchantRole, SpellingFacts } from '../model/access.ts';
 import { type Auth, asKey } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
 import { identity, MAX_LIMIT, type PageRequest, readEnvelope, requestQuery } from '../model/listing.ts';
@@ -103,7 +103,7 @@ const canonicalRecords = async (ctx: CheckContext, merchant: string, slot: 'test
   (await canonicalSet(ctx, merchant, slot))?.records;
 
 /** How many of `records` are among `set` (by the reading's record identity over both). */
-export function shared(records: readonly unknown[], set: readonly unknown[]): number {
+function shared(records: readonly unknown[], set: readonly unknown[]): number {
   if (records.length === 0 || set.length === 0) return 0;
   const id = identity([...records, ...set]);
   const inSet = new Set(set.map(id));

@@ -2,7 +2,7 @@
  * The watcher: every answer the worker's client gets, whatever its method, status or check, is kept as a
  * WatchedAnswer (core/model/provenance.ts) — who asked for what, the records of a listing a valid key may read (their
  * provenance), every other record-like object the answer carried (body, JSON embedded in text or HTML, headers), and
- * where it gave a key back. One file per process under CONFORMANCE_WATCH (like the request log); the checks of
+ * where it gave a key back. One file per process in the run's watch folder (like the request log); the checks of
  * specs/every-answer.spec.ts judge them all once every other check has run (checks/provenance.ts).
  *
  * Cheap by design: a listing's records are written once per provenance and process (a set lookup each); a refusal's
@@ -11,19 +11,11 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
-import { currentCheck } from '../client/request-log.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { paymentsPath } from '../model/listing.ts';
-import {
-  type Holder,
-  type Presenter,
-  type Scope,
-  WATCH_VAR,
-  type WatchCost,
-  type WatchedAnswer,
-} from '../model/provenance.ts';
+import type { Holder, Presenter, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
 import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
 
@@ -178,7 +170,7 @@ export class AnswerWatch {
   /** What to keep of one answer. */
   see(e: Exchange): WatchedAnswer {
     const scope = scopeOf(e, this.target);
-    const check = currentCheck()?.check ?? null;
+    const check = e.sentFor?.check ?? null;
     const query = e.query.length ? `?${e.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
     const answer: WatchedAnswer = {
       project: this.project,
@@ -239,16 +231,14 @@ export class AnswerWatch {
   }
 }
 
-let fd: number | undefined;
-let openedFor: string | undefined;
-
 /**
- * Watches every answer of `api` for the run: each is written as a line to this process's file under
- * CONFORMANCE_WATCH. Without the variable (unit tests, scripts) nothing is watched. Returns the function that stops.
+ * Watches every answer of `api` for the run: each is written as a line to this process's file in `dir` (the fixture
+ * option watchDir, which both Playwright configs set). Without a folder (unit tests, scripts) nothing is watched.
+ * Returns the function that stops.
  */
-export function watchAnswers(api: ApiClient, target: Target, project: string, env = process.env): () => void {
-  const dir = env[WATCH_VAR]?.trim();
+export function watchAnswers(api: ApiClient, target: Target, project: string, dir: string | undefined): () => void {
   if (!dir) return () => {};
+  let fd: number | undefined;
   const watch = new AnswerWatch(target, project);
   const cost = { answers: 0, observeMs: 0 };
   const stop = api.observe((e) => {
@@ -258,11 +248,7 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, en
     const seen = watch.see(e);
     const text = JSON.stringify(seen);
     const line = seen.keyLeak === undefined ? redactAssembled(text) : redact(text);
-    if (fd === undefined || openedFor !== dir) {
-      if (fd !== undefined) closeSync(fd);
-      fd = openSync(join(dir, `${process.pid}.ndjson`), 'a');
-      openedFor = dir;
-    }
+    fd ??= openSync(join(dir, `${process.pid}.ndjson`), 'a');
     // Synchronous, one write per answer: a worker that is replaced has written every answer it got.
     writeSync(fd, `${line}\n`);
     cost.answers += 1;
@@ -270,13 +256,13 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, en
   });
   return () => {
     stop();
-    addWatchCost({ ...cost, keyScanMs: watch.keyScanMs }, env);
+    if (fd !== undefined) closeSync(fd);
+    addWatchCost({ ...cost, keyScanMs: watch.keyScanMs }, dir);
   };
 }
 
 /** Adds to this process's account of what watching cost (a small JSON file beside its answers). */
-export function addWatchCost(part: Partial<WatchCost>, env = process.env): void {
-  const dir = env[WATCH_VAR]?.trim();
+export function addWatchCost(part: Partial<WatchCost>, dir: string | undefined): void {
   if (!dir || !existsSync(dir)) return;
   const file = join(dir, `${process.pid}.cost.json`);
   const sum = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as WatchCost) : emptyCost();
@@ -287,8 +273,7 @@ export function addWatchCost(part: Partial<WatchCost>, env = process.env): void 
 const emptyCost = (): WatchCost => ({ answers: 0, observeMs: 0, keyScanMs: 0, judgeMs: 0 });
 
 /** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
-export function readWatchedAnswers(projects: readonly string[], env = process.env): WatchedAnswer[] {
-  const dir = env[WATCH_VAR]?.trim();
+export function readWatchedAnswers(projects: readonly string[], dir: string | undefined): WatchedAnswer[] {
   if (!dir || !existsSync(dir)) return [];
   const out: WatchedAnswer[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson'))) {

@@ -42,7 +42,7 @@ export const FAULTS: readonly Fault[] = [
   ...SPELLING_FAULTS,
 ];
 
-export const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);
+const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);
 
 export class FaultError extends Error {
   override name = 'FaultError';

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { paymentsPath } from '../../core/model/listing.ts';
 import { redact, registerSecret } from '../../core/model/secrets.ts';
 import { IDENTITY, startMock as startMockServer } from '../../mock/index.ts';
-import { runSuite } from '../../tests/support/run-suite.ts';
+import { runSuite } from '../run-suite.ts';
 
 /** The wall time of record (docs/performance.md), measured before the suite gained its deeper checks. */
 export const RECORD = { seconds: 5.17, date: '2026-11-22' };
@@ -206,7 +206,7 @@ function suiteEnv(dir: string, port?: number): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(env), ...mock, CONFORMANCE_REPORTS_DIR: dir };
 }
 
-/** The full run, as a user starts it (tests/support/run-suite.ts): output (redacted) in <dir>/bench-output.log. */
+/** The full run, as a user starts it (scripts/run-suite.ts): output (redacted) in <dir>/bench-output.log. */
 async function conformance(dir: string, port: number): Promise<Run> {
   const cpu0 = childrenCpuSeconds();
   const done = await runSuite(suiteEnv(dir, port), { timeoutMs: 300_000 });
@@ -308,6 +308,62 @@ async function load(base: string, connections: number, seconds: number): Promise
   return { rps: Math.round(requests.mean), p99: latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
 }
 
+type Plan = ReturnType<typeof parseOptions>['plan'];
+
+/** Stops every process group the bench started on SIGINT or SIGTERM, and at exit. */
+function stopOnSignals(): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    process.stderr.write(`\nbench: ${signal}, stopping ${live.size} process group(s)\n`);
+    void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  process.once('exit', () => {
+    for (const p of live) signalGroup(p, 'SIGKILL');
+  });
+}
+
+/** Full runs, each paired with a listing, so that a machine that drifts between minutes moves both. */
+async function measureFullRuns(plan: Plan, f: Figures): Promise<void> {
+  const [full, list]: [Run[], Run[]] = [[], []];
+  for (let i = 1; i <= plan.runs; i++) {
+    const dir = `reports/bench/run-${i}`;
+    mkdirSync(dir, { recursive: true });
+    full.push(await conformance(dir, await freePort()));
+    list.push(await listing(dir));
+  }
+  [f.conformance, f.startup] = [runsOf(full), runsOf(list)];
+}
+
+/** The mock's capacity at 1 and 10 connections, then its memory under load. */
+async function measureMock(plan: Plan, f: Figures): Promise<void> {
+  const mock = await startMock();
+  const start = await sleep(1000).then(mock.memoryMB);
+  await load(mock.url, 10, plan.warmUp);
+  [f.mock1, f.mock10] = [await load(mock.url, 1, plan.load), await load(mock.url, 10, plan.load)];
+  log(`  1 connection: ${loadText(f.mock1)}\n  10 connections: ${loadText(f.mock10)}`);
+  await load(mock.url, 10, plan.memory);
+  const end = await mock.memoryMB();
+  const seconds = plan.warmUp + 2 * plan.load + plan.memory;
+  f.memory = { startMB: start.rss, endMB: end.rss, seconds, heapStartMB: start.heap, heapEndMB: end.heap };
+  await stop(mock.p);
+}
+
+/** Prism serving schemas/openapi.yaml, under the same load as the mock. */
+async function measurePrism(plan: Plan, f: Figures): Promise<void> {
+  const port = await freePort();
+  const p = start('node_modules/.bin/prism', ['mock', '-h', '127.0.0.1', '-p', `${port}`, 'schemas/openapi.yaml']);
+  const base = `http://127.0.0.1:${port}`;
+  for (let t = 0; !(await fetch(`${base}/merchant/status`).then(Boolean, () => false)); t++) {
+    if (t > 240 || p.child.exitCode !== null) throw new Error('Prism did not answer within 60 s');
+    await sleep(250);
+  }
+  await load(base, 10, plan.warmUp);
+  f.prism = await load(base, 10, plan.load);
+  log(`  ${loadText(f.prism)}`);
+  await stop(p);
+}
+
 async function main(argv: string[]): Promise<number> {
   let opts: ReturnType<typeof parseOptions>;
   try {
@@ -322,15 +378,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { plan } = opts;
   for (const key of Object.values(IDENTITY.keys)) registerSecret(key);
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = true;
-    process.stderr.write(`\nbench: ${signal}, stopping ${live.size} process group(s)\n`);
-    void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  process.once('exit', () => {
-    for (const p of live) signalGroup(p, 'SIGKILL');
-  });
+  stopOnSignals();
   rmSync('reports/bench', { recursive: true, force: true });
   mkdirSync('reports/bench', { recursive: true });
 
@@ -344,17 +392,9 @@ async function main(argv: string[]): Promise<number> {
     });
   };
   try {
-    await step('Full conformance run against the bundled mock, paired with `playwright test --list`', async () => {
-      // Paired: each full run next to a listing, so that a machine that drifts between minutes moves both.
-      const [full, list]: [Run[], Run[]] = [[], []];
-      for (let i = 1; i <= plan.runs; i++) {
-        const dir = `reports/bench/run-${i}`;
-        mkdirSync(dir, { recursive: true });
-        full.push(await conformance(dir, await freePort()));
-        list.push(await listing(dir));
-      }
-      [f.conformance, f.startup] = [runsOf(full), runsOf(list)];
-    });
+    await step('Full conformance run against the bundled mock, paired with `playwright test --list`', () =>
+      measureFullRuns(plan, f),
+    );
     // --quick: the auth and mode checks only (about 300 requests, 40 s); else the full run (about 1,000, 2 min).
     const pacingGrep = opts.quick ? 'AUTH-|MODE-|KEY-|CFG-' : undefined;
     await step(
@@ -365,40 +405,12 @@ async function main(argv: string[]): Promise<number> {
         f.pacing = await rateLimited(dir, pacingGrep);
       },
     );
-    await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, async () => {
-      const mock = await startMock();
-      const start = await sleep(1000).then(mock.memoryMB);
-      await load(mock.url, 10, plan.warmUp);
-      [f.mock1, f.mock10] = [await load(mock.url, 1, plan.load), await load(mock.url, 10, plan.load)];
-      log(`  1 connection: ${loadText(f.mock1)}\n  10 connections: ${loadText(f.mock10)}`);
-      await load(mock.url, 10, plan.memory);
-      const end = await mock.memoryMB();
-      const seconds = plan.warmUp + 2 * plan.load + plan.memory;
-      f.memory = { startMB: start.rss, endMB: end.rss, seconds, heapStartMB: start.heap, heapEndMB: end.heap };
-      await stop(mock.p);
-    });
+    await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, () =>
+      measureMock(plan, f),
+    );
     f.prism = opts.skipPrism ? 'n/a (--skip-prism)' : 'not measured (see the error)';
     if (!opts.skipPrism)
-      await step('Prism on schemas/openapi.yaml (limit=10, 10 connections)', async () => {
-        const port = await freePort();
-        const p = start('node_modules/.bin/prism', [
-          'mock',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          `${port}`,
-          'schemas/openapi.yaml',
-        ]);
-        const base = `http://127.0.0.1:${port}`;
-        for (let t = 0; !(await fetch(`${base}/merchant/status`).then(Boolean, () => false)); t++) {
-          if (t > 240 || p.child.exitCode !== null) throw new Error('Prism did not answer within 60 s');
-          await sleep(250);
-        }
-        await load(base, 10, plan.warmUp);
-        f.prism = await load(base, 10, plan.load);
-        log(`  ${loadText(f.prism)}`);
-        await stop(p);
-      });
+      await step('Prism on schemas/openapi.yaml (limit=10, 10 connections)', () => measurePrism(plan, f));
   } finally {
     await stopAll();
   }

@@ -1,10 +1,12 @@
 /** `npm run fidelity`'s pure part: the cases (the suite's builders and arbitraries), each answer judged by the
  * suite's checks, and the per-rule table of where two targets' answers differ. */
 import fc from 'fast-check';
-import { type AccessCase, expectedAccess } from '../../checks/access-oracle.ts';
+import { expectedAccess } from '../../checks/access-oracle.ts';
 import * as envelope from '../../checks/envelope.ts';
 import { unknownStatusViolation } from '../../checks/filter.ts';
+import { accessCases, authOf } from '../../core/generate/access-cases.ts';
 import * as arbitrary from '../../core/generate/arbitraries.ts';
+import { ACCESS_RULES, type AccessCase } from '../../core/model/access.ts';
 import { authLabel, KEY_VARS, type KeySlot } from '../../core/model/credentials.ts';
 import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
 import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../../core/model/listing.ts';
@@ -12,7 +14,6 @@ import { RULES, type RuleId } from '../../core/model/rules.ts';
 import { redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
 import type { Violation } from '../../core/model/verdict.ts';
-import { ACCESS_RULES, accessCases, authOf } from '../../core/run/access-property.ts';
 
 /** An offset kept relative: as is (0, absurd offsets), a share of `total` (inside), or a distance from its end. */
 export type Offset = { abs: number } | { share: number } | { end: number };

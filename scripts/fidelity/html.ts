@@ -10,7 +10,7 @@ import { RULES } from '../../core/model/rules.ts';
 import { cellClass, esc, legend, page } from '../../reporters/html.ts';
 import type { Aspect, Result, RuleRow } from './compare.ts';
 
-export interface SideShown {
+interface SideShown {
   name: string;
   file: string;
   baseURL: string;
@@ -31,7 +31,7 @@ export interface FidelityPage {
 const answersOf = (r: Result): Aspect[][] => r.answers ?? [r.a ?? [], r.b ?? []];
 
 /** A cell's state and text: skipped, no answer, violated, differs (from A), or ok. */
-export function cellOf(r: Result, i: number): { state: string; text: string } {
+function cellOf(r: Result, i: number): { state: string; text: string } {
   if (r.skipped) return { state: 'skipped', text: 'skipped' };
   const mine = answersOf(r)[i] ?? [];
   const status = mine.find((x) => x.aspect === 'status');
@@ -43,20 +43,8 @@ export function cellOf(r: Result, i: number): { state: string; text: string } {
 
 const anchor = (r: Result, i: number) => `${r.case.id}-${String.fromCharCode(65 + i)}`;
 
-export function fidelityHtml(p: FidelityPage): string {
-  const differing = p.rules.filter((r) => r.differ > 0);
-  const alike = p.results.filter((r) => !r.skipped && r.differences.length === 0).length;
-  const compared = p.results.filter((r) => !r.skipped).length;
-  const others = p.sides
-    .slice(1)
-    .map((s) => s.name)
-    .join(', ');
-  const head = `Fidelity of ${others} to A: ${alike}/${compared} cases answered alike`;
-  const sub =
-    differing.length === 0
-      ? 'no rule shows a difference'
-      : `differences under ${differing.length} rule(s): ${differing.map((r) => r.rule).join(', ')}`;
-  const columns = p.sides.map((s) => `<th>${esc(s.name)}${s.name === 'A' ? ' (reference)' : ''}</th>`).join('');
+/** The grid's rows: each rule (how many of its cases each target answers otherwise than A), then its cases. */
+function gridRows(p: FidelityPage): string[] {
   const rows: string[] = [];
   for (const rule of p.rules) {
     const level = RULES.find((r) => r.id === rule.rule)?.level ?? '';
@@ -82,7 +70,12 @@ export function fidelityHtml(p: FidelityPage): string {
       rows.push(`<tr><td class="case">${esc(r.case.id)} ${esc(r.case.label)}</td>${cells}</tr>`);
     }
   }
-  const evidence = p.results
+  return rows;
+}
+
+/** The evidence of every case compared, target by target. */
+function evidenceOf(p: FidelityPage): string[] {
+  return p.results
     .filter((r) => !r.skipped)
     .flatMap((r) =>
       answersOf(r).map((aspects, i) => {
@@ -97,6 +90,24 @@ export function fidelityHtml(p: FidelityPage): string {
         );
       }),
     );
+}
+
+export function fidelityHtml(p: FidelityPage): string {
+  const differing = p.rules.filter((r) => r.differ > 0);
+  const alike = p.results.filter((r) => !r.skipped && r.differences.length === 0).length;
+  const compared = p.results.filter((r) => !r.skipped).length;
+  const others = p.sides
+    .slice(1)
+    .map((s) => s.name)
+    .join(', ');
+  const head = `Fidelity of ${others} to A: ${alike}/${compared} cases answered alike`;
+  const sub =
+    differing.length === 0
+      ? 'no rule shows a difference'
+      : `differences under ${differing.length} rule(s): ${differing.map((r) => r.rule).join(', ')}`;
+  const columns = p.sides.map((s) => `<th>${esc(s.name)}${s.name === 'A' ? ' (reference)' : ''}</th>`).join('');
+  const rows = gridRows(p);
+  const evidence = evidenceOf(p);
   const skipped = p.results.filter((r) => r.skipped);
   const body = [
     '<h2>Targets</h2>',

@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { statusOf } from '../../checks/filter.ts';
 import { ApiClient, BudgetExhausted, fetchPage, TargetGone, TransportError } from '../../core/client/http.ts';
+import { keyModes } from '../../core/generate/access-cases.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import { paymentsPath, readEnvelope, requestQuery, sandboxListing } from '../../core/model/listing.ts';
+import { statusOf } from '../../core/model/result-set.ts';
 import { redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
-import { keyModes, sendCase } from '../../core/run/access-property.ts';
+import { sendCase } from '../../core/run/access-property.ts';
 import { ConfigError, NO_BUNDLED_MOCK, resolveTarget } from '../../core/run/config.ts';
 import { buildCases, type Case, compare, judge, place, type Result, ruleTable, table } from './compare.ts';
 import { fidelityHtml } from './html.ts';
@@ -64,24 +65,24 @@ async function ask({ api, target: t, total }: Side, c: Case) {
   }
 }
 
-export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
-  let sides: Side[];
-  let o: { seed: number; runs: number; out: string; 'fail-on-diff'?: boolean };
-  try {
-    const [str, bool] = [{ type: 'string' }, { type: 'boolean' }] as const;
-    const options = { seed: str, runs: str, out: str, 'fail-on-diff': bool };
-    const { values: v, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options });
-    const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
-    o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), out: v.out ?? 'reports' };
-    if (files.length < 2 || files.length > 26 || o.seed < 0 || o.runs < 1) {
-      throw new Error('two or more env files, --seed ≥ 0, --runs ≥ 1');
-    }
-    sides = loadSides(files);
-  } catch (error) {
-    const usage = error instanceof ConfigError ? error.problems.join('\n') : `${(error as Error).message}\n${USAGE}`;
-    io.err(`fidelity: ${usage}`);
-    return 2;
+type Options = { seed: number; runs: number; out: string; 'fail-on-diff'?: boolean };
+type Io = { out: (line: string) => void; err: (line: string) => void };
+
+/** The options and the targets (two or more env files); a usage error or a refused configuration throws. */
+function parseFidelityArgs(argv: string[]): { o: Options; sides: Side[] } {
+  const [str, bool] = [{ type: 'string' }, { type: 'boolean' }] as const;
+  const options = { seed: str, runs: str, out: str, 'fail-on-diff': bool };
+  const { values: v, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options });
+  const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
+  const o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), out: v.out ?? 'reports' };
+  if (files.length < 2 || files.length > 26 || o.seed < 0 || o.runs < 1) {
+    throw new Error('two or more env files, --seed ≥ 0, --runs ≥ 1');
   }
+  return { o, sides: loadSides(files) };
+}
+
+/** Each target's total and the statuses its first page shows; undefined when one does not answer (said on `io`). */
+async function firstPages(sides: Side[], io: Io): Promise<Set<string> | undefined> {
   const statuses = new Set<string>();
   for (const s of sides) {
     try {
@@ -90,11 +91,14 @@ export async function main(argv: string[], io = { out: console.log, err: console
       for (const status of env?.data.map(statusOf) ?? []) if (typeof status === 'string') statuses.add(status);
     } catch (error) {
       io.err(redact(`fidelity: ${s.file} (${s.name}) did not answer: ${(error as Error).message}`));
-      return 1;
+      return undefined;
     }
   }
+  return statuses;
+}
 
-  const cases = buildCases(o.seed, o.runs, [...statuses]);
+/** Every case asked of every target, each other target's answer compared with A's. */
+async function compareTargets(sides: Side[], cases: Case[]) {
   const lacking = (c: Case) => c.needs.filter((v) => sides.some((s) => !s.env[v]?.trim()));
   const sent = cases.filter((c) => lacking(c).length === 0);
   const all = await Promise.all(
@@ -118,16 +122,18 @@ export async function main(argv: string[], io = { out: console.log, err: console
     const requests = got.map((x) => x?.request ?? '—');
     return { case: c, requests, a: a.aspects, b: b.aspects, ...(sides.length > 2 ? { answers } : {}), differences };
   });
-  const alike = results.filter((r) => !r.skipped && r.differences.length === 0).length;
-  const summary = `fidelity: ${alike}/${sent.length} cases answered alike (${cases.length - sent.length} skipped)`;
-  const targets = sides.map((s) => `${s.name} = ${s.file} (${s.target.baseURL}): total ${s.total}, ${s.api.sent} GETs`);
-  const rules = ruleTable(results);
-  const ruleRows = [
-    ['rule', 'compared', 'differ', 'skipped', 'first difference (aspect: A vs B, case) or why skipped'],
-    ...rules.map((r) => [r.rule, String(r.compared), String(r.differ), String(r.skipped), r.first]),
-  ];
-  io.out(redact(`${targets.join('\n')}\n${table(ruleRows)}\n${summary}`));
+  return { sent, results };
+}
 
+/** fidelity.md, fidelity.json and fidelity.html in the output folder. */
+function writeFidelityReports(
+  o: Options,
+  sides: Side[],
+  results: Result[],
+  shown: { targets: string[]; summary: string; ruleRows: string[][] },
+) {
+  const { targets, summary, ruleRows } = shown;
+  const rules = ruleTable(results);
   const cells = (r: string[]) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   const md = ([head = [], ...rows]: string[][]) => [head, head.map(() => '---'), ...rows].map(cells);
   const many = sides.length > 2;
@@ -159,6 +165,31 @@ export async function main(argv: string[], io = { out: console.log, err: console
     join(o.out, 'fidelity.html'),
     fidelityHtml({ seed: o.seed, runs: o.runs, sides: shownSides, summary, rules, results }),
   );
+}
+
+export async function main(argv: string[], io: Io = { out: console.log, err: console.error }): Promise<number> {
+  let sides: Side[];
+  let o: Options;
+  try {
+    ({ o, sides } = parseFidelityArgs(argv));
+  } catch (error) {
+    const usage = error instanceof ConfigError ? error.problems.join('\n') : `${(error as Error).message}\n${USAGE}`;
+    io.err(`fidelity: ${usage}`);
+    return 2;
+  }
+  const statuses = await firstPages(sides, io);
+  if (!statuses) return 1;
+  const cases = buildCases(o.seed, o.runs, [...statuses]);
+  const { sent, results } = await compareTargets(sides, cases);
+  const alike = results.filter((r) => !r.skipped && r.differences.length === 0).length;
+  const summary = `fidelity: ${alike}/${sent.length} cases answered alike (${cases.length - sent.length} skipped)`;
+  const targets = sides.map((s) => `${s.name} = ${s.file} (${s.target.baseURL}): total ${s.total}, ${s.api.sent} GETs`);
+  const ruleRows = [
+    ['rule', 'compared', 'differ', 'skipped', 'first difference (aspect: A vs B, case) or why skipped'],
+    ...ruleTable(results).map((r) => [r.rule, String(r.compared), String(r.differ), String(r.skipped), r.first]),
+  ];
+  io.out(redact(`${targets.join('\n')}\n${table(ruleRows)}\n${summary}`));
+  writeFidelityReports(o, sides, results, { targets, summary, ruleRows });
   return o['fail-on-diff'] && alike < sent.length ? 1 : 0;
 }
 

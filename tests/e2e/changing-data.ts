@@ -11,10 +11,10 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 
 /** Rules whose checks compare two or more reads of the target. */
-export const READ_COMPARING = [
+const READ_COMPARING = [
   'PAG-TOTAL',
   'PAG-PARTITION',
   'PAG-SIZE',
@@ -48,7 +48,7 @@ const SCENARIOS: readonly Scenario[] = [
  * passes until they are fixed; a failure of any other rule fails it. Empty: PAG-PARTITION and FLT-BEFORE-PAGE, once
  * listed here, go through the one data-changed judgment (core/run/changes.ts) like every check.
  */
-export const EXPECTED_TO_FIX: readonly string[] = [];
+const EXPECTED_TO_FIX: readonly string[] = [];
 
 export interface ChangingDataResult {
   /** Per rule, its verdict in each scenario, joined by `/`. */

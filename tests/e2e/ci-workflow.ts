@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMock } from '../../mock/index.ts';
 import { main as fidelity } from '../../scripts/fidelity/main.ts';
+import { runSuite, type SuiteRun } from '../../scripts/run-suite.ts';
 import { ensureChromium, launchChromium, openFromDisk } from '../support/browser.ts';
-import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';
 
 export interface CiResult {

@@ -12,7 +12,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { type MockOptions, startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 
 interface Matrix {
   outcome: { exitCode: number; decidedBy: string[]; likelyCauses?: string[] };

@@ -15,7 +15,7 @@ import { createServer, request, type Server, type ServerResponse } from 'node:ht
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type MockEnv, type RunningMock, startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
 import { CANARY_KEYS } from './secrets-canary.ts';
 

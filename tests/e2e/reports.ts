@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 import { unzip } from '../support/scan.ts';
 
 export interface ReportsResult {

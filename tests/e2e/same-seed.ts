@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
-import { againstMock, runSuite } from '../support/run-suite.ts';
+import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 
 export interface SameSeedResult {
   seeds: [number, number];

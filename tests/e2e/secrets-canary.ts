@@ -6,8 +6,8 @@
  * required, and the echoing target must have received and reflected the keys (else the scan proves nothing).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { runSuite } from '../../scripts/run-suite.ts';
 import { closedPort, type HostileKind, startHostileTarget } from '../support/hostile-targets.ts';
-import { runSuite } from '../support/run-suite.ts';
 import { scanPaths } from '../support/scan.ts';
 
 export const CANARY_KEYS = {

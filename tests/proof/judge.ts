@@ -10,6 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { disposition, ofCheck } from '../../core/model/disposition.ts';
 import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/index.ts';
@@ -27,7 +28,7 @@ interface ProjectTally {
   firstFailure?: string;
 }
 
-export default class MatrixReporter implements Reporter {
+export default class ProofJudge implements Reporter {
   private readonly tallies = new Map<string, ProjectTally>();
   private readonly outputDir: string;
   private started = Date.now();
@@ -73,7 +74,7 @@ export default class MatrixReporter implements Reporter {
     if (record.verdict === 'advisory') t.advisories.add(record.rule);
     // A fault of an ADVISORY rule runs strict (tests/proof/playwright.config.ts): there an advisory finding fails.
     const strict = (test.parent.project()?.use as { mock?: { strict?: boolean } } | undefined)?.mock?.strict === true;
-    const finding = record.verdict === 'fail' || (strict && record.verdict === 'advisory');
+    const finding = disposition(ofCheck(record), { strict }) === 'fail';
     const crashed = record.verdict === 'inconclusive' && (record.cause === 'crash' || record.cause === 'timeout');
     if (!finding && !crashed) return;
     t.failed += 1;

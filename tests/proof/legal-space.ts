@@ -7,7 +7,7 @@
  * LEGAL_SEED=<seed> replays a draw, LEGAL_COMBINATIONS=<K> changes K (12 by default).
  */
 import { randomInt } from 'node:crypto';
-import { VARIANT_DIMENSIONS, type VariantName } from '../../mock/index.ts';
+import { mulberry32, VARIANT_DIMENSIONS, type VariantName } from '../../mock/index.ts';
 
 /** One value per axis. */
 export type Combination = Readonly<Record<VariantName, string>>;
@@ -28,16 +28,10 @@ export const DEFAULT_COMBINATIONS = 12;
 /** The fewest combinations that can cover every value: the largest number of drawable values of an axis. */
 export const COVERING_MINIMUM = Math.max(...VARIANT_DIMENSIONS.map((d) => drawable(d).length));
 
-/** mulberry32: a small, well-known 32-bit PRNG; the same seed, the same draw. */
+/** Draws a whole number below n, from the mock's PRNG (mulberry32): the same seed, the same draw. */
 function prng(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const random = mulberry32(seed);
+  return (n) => Math.floor(random() * n);
 }
 
 function shuffle<T>(items: T[], draw: (n: number) => number): T[] {

@@ -12,14 +12,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { PROVENANCE_RULES } from '../../checks/provenance.ts';
-import { WATCH_VAR } from '../../core/model/provenance.ts';
 import { rule } from '../../core/model/rules.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 import { VARIANT_SETS } from './variant-sets.ts';
 
-type MatrixProject = Project<unknown, { mock: MockProjectOptions; watchOf?: string }>;
+type MatrixProject = Project<unknown, { mock: MockProjectOptions; watchOf?: string; watchDir?: string }>;
 
 // One fixed seed so the matrix is reproducible; FC_SEED overrides it.
 process.env.FC_SEED ??= '20261122';
@@ -31,10 +30,10 @@ const legal = drawLegalSpace(seed, legalCount(process.env.LEGAL_COMBINATIONS));
 
 // Every answer of every project is kept for the checks that judge them all (specs/every-answer.spec.ts), each
 // project's by its name; the folder is cleared once, by the runner's own process (workers load this config too).
-process.env[WATCH_VAR] ??= resolve('reports/proof-watch');
+const WATCH_DIR = resolve('reports/proof-watch');
 if (process.env.TEST_WORKER_INDEX === undefined) {
-  rmSync(process.env[WATCH_VAR], { recursive: true, force: true });
-  mkdirSync(process.env[WATCH_VAR], { recursive: true });
+  rmSync(WATCH_DIR, { recursive: true, force: true });
+  mkdirSync(WATCH_DIR, { recursive: true });
 }
 /** The spec judged last, over every answer of a project: each project's teardown runs it (`watch:<project>`). */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
@@ -81,7 +80,7 @@ function watchedBy(p: MatrixProject): boolean {
   return ['KEY-SECRET', ...PROVENANCE_RULES].some((rule) => grep.test(`${rule} `));
 }
 
-export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string }>({
+export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string; watchDir?: string }>({
   testDir: '../../specs',
   fullyParallel: true,
   workers: 2,
@@ -89,6 +88,6 @@ export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: strin
   timeout: 120_000,
   reporter: [['./judge.ts', { outputDir: 'reports' }]],
   outputDir: '../../reports/proof-results',
-  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  use: { trace: 'off', screenshot: 'off', video: 'off', watchDir: WATCH_DIR },
   projects,
 });

@@ -1,5 +1,5 @@
 /**
- * Drives the rule-matrix reporter as Playwright would, for unit tests: fake test cases and results in,
+ * Drives the end-of-run reporter as Playwright would, for unit tests: fake test cases and results in,
  * what it wrote (conformance.json, conformance.md) and printed out. Each run writes to its own temp folder.
  */
 import assert from 'node:assert/strict';
@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import RuleMatrixReporter, { type RuleRow, type Summary } from '../../reporters/rule-matrix.ts';
+import { publishRun, RUN_VAR, type RunContext } from '../../core/model/run-context.ts';
+import EndOfRunReporter from '../../reporters/end-of-run.ts';
+import type { RuleRow, Summary } from '../../reporters/summary.ts';
 
 let seq = 0;
 /** A test case; each gets its own id unless one is given (the attempts of one retried check share theirs). */
@@ -44,7 +46,7 @@ export async function runMatrix(
   const dir = mkdtempSync(join(tmpdir(), 'rule-matrix-'));
   dirs.push(dir);
   const out = join(dir, 'nested', 'reports');
-  const reporter = new RuleMatrixReporter({ outputDir: out });
+  const reporter = new EndOfRunReporter({ outputDir: out });
   const tests = [...new Map([...events.map(([t]) => t), ...unfinished].map((t) => [t.id, t])).values()];
   reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
   for (const message of globalErrors) reporter.onError({ message });
@@ -73,4 +75,35 @@ export function row(s: Summary, id: string): RuleRow {
   const found = s.rules.find((r) => r.id === id);
   assert.ok(found, `no row for ${id}`);
   return found;
+}
+
+/** Runs `body` with a run context published (a run's facts, as playwright.config.ts publishes them), then removes it. */
+export async function withRun<T>(over: Partial<RunContext>, body: () => Promise<T>): Promise<T> {
+  const nowhere = join(tmpdir(), 'no-such-run');
+  const run: RunContext = {
+    pid: process.pid,
+    target: {
+      baseURL: 'http://127.0.0.1:3417',
+      bundledMock: true,
+      profile: 'mock',
+      configured: [],
+      missing: [],
+      suiteVersion: '0.1.0',
+    },
+    settings: {} as RunContext['settings'],
+    seed: 1,
+    strict: false,
+    baseline: null,
+    reports: nowhere,
+    matrixDir: nowhere,
+    shard: null,
+    files: { ledger: join(nowhere, 'ledger'), requestLog: join(nowhere, 'log'), watch: join(nowhere, 'watch') },
+    ...over,
+  };
+  publishRun(run);
+  try {
+    return await body();
+  } finally {
+    delete process.env[RUN_VAR];
+  }
 }

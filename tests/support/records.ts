@@ -4,8 +4,7 @@
  */
 import type { TestResult } from '@playwright/test/reporter';
 import { ruleIdOfTitle } from '../../core/model/rules.ts';
-import type { CheckRecord, Verdict } from '../../core/model/verdict.ts';
-import { VERDICT_ATTACHMENT } from '../../reporters/records.ts';
+import { CHECK_RECORD_ATTACHMENT, type CheckRecord, type Verdict } from '../../core/model/verdict.ts';
 import type { RunInfo } from '../../reporters/summary.ts';
 
 /** The record of the check titled `title` (its first word is the rule id). */
@@ -22,7 +21,7 @@ export const failed = (title: string, received = 'something else', extra: Partia
 /** A Playwright result with the record attached (none: a check that never reached its end). */
 export function resultWith(status: TestResult['status'], record?: CheckRecord, errors: string[] = []): TestResult {
   const attachments = record
-    ? [{ name: VERDICT_ATTACHMENT, contentType: 'application/json', body: Buffer.from(JSON.stringify(record)) }]
+    ? [{ name: CHECK_RECORD_ATTACHMENT, contentType: 'application/json', body: Buffer.from(JSON.stringify(record)) }]
     : [];
   return {
     status,

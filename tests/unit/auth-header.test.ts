@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { accessCases, authOf } from '../../core/generate/access-cases.ts';
 import {
   AROUND_NAMES,
   allGrammarClasses,
@@ -17,6 +18,7 @@ import {
   TRAILS,
 } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
+import { ACCESS_RULES } from '../../core/model/access.ts';
 import {
   type Auth,
   asKey,
@@ -28,7 +30,6 @@ import {
   presentedKeySlot,
 } from '../../core/model/credentials.ts';
 import { curlFor } from '../../core/model/exchange.ts';
-import { ACCESS_RULES, accessCases, authOf } from '../../core/run/access-property.ts';
 import { testTarget } from '../support/target.ts';
 
 const KEYS: Record<KeySlot, string> = {

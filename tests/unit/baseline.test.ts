@@ -1,10 +1,11 @@
 /** Known deviations: the baseline file, the matching of a record's evidence, and the judgment of a run (and merge). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { mergeResults } from '../../commands/merge.ts';
+import { mergeResults } from '../../commands/results.ts';
 import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
 import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
-import { baselineLines, headline, type RunInfo, summarize } from '../../reporters/summary.ts';
+import { type RunInfo, summarize } from '../../reporters/summary.ts';
+import { baselineLines, headline } from '../../reporters/summary-text.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
 const DAY = '2026-11-24';

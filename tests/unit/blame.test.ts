@@ -18,7 +18,8 @@ import { basedOn, basedOnPages, type Page } from '../../core/model/result-set.ts
 import { formatViolation } from '../../core/model/verdict.ts';
 import { flawsOf } from '../../core/run/set-flaws.ts';
 import { mayFollow } from '../../reporters/blame.ts';
-import { consoleTable, headline, summarize } from '../../reporters/summary.ts';
+import { summarize } from '../../reporters/summary.ts';
+import { consoleTable, headline } from '../../reporters/summary-text.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  type AccessCase,
-  accessViolation,
-  type Credential,
-  expectedAccess,
-  isCanonical,
-  type MerchantRole,
-} from '../../checks/access-oracle.ts';
+import { accessViolation, expectedAccess, isCanonical } from '../../checks/access-oracle.ts';
+import { accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/generate/access-cases.ts';
 import { arounds, GLUED, spellingClasses } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
+import { ACCESS_RULES, type AccessCase, type Credential, type MerchantRole } from '../../core/model/access.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
-import { ACCESS_RULES, accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/run/access-property.ts';
 import { fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 

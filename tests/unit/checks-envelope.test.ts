@@ -7,11 +7,10 @@ import {
   echoViolation,
   emptyViolation,
   envelopeViolation,
-  limitInForce,
   robustnessViolation,
   sizeViolation,
 } from '../../checks/envelope.ts';
-import { MAX_LIMIT } from '../../core/model/listing.ts';
+import { limitInForce, MAX_LIMIT } from '../../core/model/listing.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 type Fields = Parameters<typeof envelope>[0];

@@ -5,11 +5,11 @@ import {
   expectedMatches,
   filteredTotalViolation,
   fullPageViolation,
-  statusCounts,
   statusViolation,
   unknownStatusViolation,
   withStatus,
 } from '../../checks/filter.ts';
+import { statusCounts } from '../../core/model/result-set.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (id: string, status: string) => ({ id, status, amount: 1 });

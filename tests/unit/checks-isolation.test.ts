@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type IsolatedListing, sharedRecordsViolation } from '../../checks/isolation.ts';
+import { sharedRecordsViolation } from '../../checks/isolation.ts';
+import type { IsolatedListing } from '../../core/model/result-set.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 /** A listing of the given records, served as one page. */

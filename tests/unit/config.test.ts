@@ -8,13 +8,13 @@ import { closest } from '../../core/model/near-miss.ts';
 import { REDACTED, redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
 import {
-  bundledMockPort,
   ConfigError,
   loadEnvFiles,
   nearMiss,
   resolveTarget as resolveWith,
   unknownVariables,
 } from '../../core/run/config.ts';
+import { runContext, runTarget } from '../../core/run/context.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
@@ -52,7 +52,7 @@ function problemsOf(e: NodeJS.ProcessEnv): { problems: string[]; message: string
   assert.fail('resolveTarget accepted an invalid configuration');
 }
 
-describe('KEY_VARS and bundledMockPort', () => {
+describe('KEY_VARS and the run context', () => {
   test('KEY_VARS maps each slot to its variable', () => {
     assert.deepEqual(KEY_VARS, {
       test: 'API_TEST_KEY',
@@ -63,10 +63,31 @@ describe('KEY_VARS and bundledMockPort', () => {
     });
   });
 
-  test('bundledMockPort: CONFORMANCE_MOCK_PORT, else 0 (global setup takes any free port)', () => {
-    assert.equal(bundledMockPort({}), 0);
-    assert.equal(bundledMockPort({ CONFORMANCE_MOCK_PORT: ' 4555 ' }), 4555);
-    assert.equal(bundledMockPort({ CONFORMANCE_MOCK_PORT: '' }), 0);
+  const place = {
+    reports: '/r',
+    shard: null,
+    matrixDir: '/r',
+    files: { ledger: '/r/.requests', requestLog: '/r/.request-log', watch: '/r/.watch' },
+  };
+
+  test('the run context: the mock port asked for (0: any free port), the seed given or picked, grep, strictness', () => {
+    const bundled = resolveWith({}, bundledMockEnv);
+    assert.equal(runContext(bundled, place, () => 7, {}).mockPort, 0);
+    assert.equal(runContext(bundled, place, () => 7, { CONFORMANCE_MOCK_PORT: ' 4555 ' }).mockPort, 4555);
+    assert.equal(runContext(bundled, place, () => 7, {}).seed, 7, 'picked when FC_SEED is unset');
+    const env = { FC_SEED: '42', CONFORMANCE_STRICT: '1', CONFORMANCE_GREP: ' PAG- ' };
+    const run = runContext(resolveWith(env, bundledMockEnv), place, () => 7, env);
+    assert.deepEqual([run.seed, run.strict, run.grep, run.baseline], [42, true, 'PAG-', null]);
+    assert.ok(!JSON.stringify(run).includes(mockTarget.keys.test), 'never a key');
+  });
+
+  test('a worker reads the target back: the settings from the run context, the keys from the environment', () => {
+    const env = { API_BASE_URL: 'https://api.example', API_TEST_KEY: TEST_KEY, SANDBOX_MERCHANT_ID: 'msb_1' };
+    const resolved = resolveWith(env, bundledMockEnv);
+    const run = runContext(resolved, place, () => 9, env);
+    const back = runTarget(run, env, bundledMockEnv);
+    assert.deepEqual({ ...back, grep: undefined }, { ...resolved, fcSeed: 9, grep: undefined });
+    assert.equal(runTarget(run, {}, bundledMockEnv).keys.test, undefined, 'no key in the run context');
   });
 
   test('a CONFORMANCE_MOCK_PORT that is not a port is a config error naming it', () => {
@@ -604,7 +625,7 @@ describe('near misses: a variable the suite does not know, named with the one it
         'API_TEST_KY in .env: did you mean API_TEST_KEY? (API_TEST_KY is not a variable of the suite and is ignored)',
         'CONFORMANCE_PROFLE in the environment: did you mean CONFORMANCE_PROFILE? (CONFORMANCE_PROFLE is not a variable of the suite and is ignored)',
       ]);
-      assert.deepEqual(unknownVariables({ API_GATEWAY_TOKEN: 'x', CONFORMANCE_LEDGER: '/x' }), [
+      assert.deepEqual(unknownVariables({ API_GATEWAY_TOKEN: 'x', CONFORMANCE_RUN: '{}' }), [
         'API_GATEWAY_TOKEN in the environment is not a variable of the suite and is ignored (--help lists them)',
       ]);
     } finally {

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { AccessCase } from '../../checks/access-oracle.ts';
 import { ABSURD_OFFSET } from '../../core/generate/arbitraries.ts';
-import { ACCESS_RULES } from '../../core/run/access-property.ts';
+import type { AccessCase } from '../../core/model/access.ts';
+import { ACCESS_RULES } from '../../core/model/access.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import {
   bodyShape,

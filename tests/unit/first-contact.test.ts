@@ -11,15 +11,16 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
-import { emptyPace, LEARNED_SPACING, learn, rateSignalOf, takeSlot } from '../../core/client/pace.ts';
+import { emptyPace, heed, rateSignalOf, takeSlot } from '../../core/client/pace.ts';
 import { NO_AUTH } from '../../core/model/credentials.ts';
+import { LOCK_FILE } from '../../core/model/outputs.ts';
 import { checkTimeLimitMs, MIN_CHECK_LIMIT_MS } from '../../core/run/limits.ts';
-import { heldMessage, holderOf, LOCK_FILE, lockReports, releaseReports } from '../../core/run/reports-lock.ts';
 import { startMock } from '../../mock/index.ts';
 import { playwrightListReporter } from '../../reporters/console.ts';
 import { progressLine } from '../../reporters/progress.ts';
 import { clearRun } from '../../reporters/reports.ts';
-import { verdictLabel } from '../../reporters/summary.ts';
+import { heldMessage, holderOf, lockReports, releaseReports } from '../../reporters/reports-lock.ts';
+import { verdictLabel } from '../../reporters/summary-text.ts';
 import { testTarget } from '../support/target.ts';
 import { busiestWindow } from '../support/windows.ts';
 
@@ -65,19 +66,19 @@ describe('the rate a target allows, from its own signals', () => {
   test('a policy paces the run just under it; a 429 pauses everyone for its Retry-After and slows a little', () => {
     const state = emptyPace();
     const now = 1000;
-    assert.equal(learn(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 1), true);
-    assert.equal(state.intervalUs, Math.ceil(125_000 * LEARNED_SPACING));
-    assert.equal(learn(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 2), false, 'no news');
+    assert.equal(heed(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 1), true);
+    assert.equal(state.intervalUs, 127_500, '1/8 s, 2 % wider');
+    assert.equal(heed(state, { status: 200, policy: { limit: 8, windowMs: 1000 } }, now, now, 2), false, 'no news');
     const slots = Array.from({ length: 9 }, () => takeSlot(state, now, 0));
     assert.equal(busiestWindow(slots, 1000), 8, 'never more than the policy in any second');
     // A 429 of a request started under this pace: everyone waits for the Retry-After; one alone is jitter, a second
     // within 30 s slows the pace by 5 %.
     const before = state.intervalUs;
-    assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, now + 1, now + 2, 10), true);
+    assert.equal(heed(state, { status: 429, retryAfterMs: 1000 }, now + 1, now + 2, 10), true);
     assert.equal(state.pausedUntil, now + 2 + 1000);
     assert.equal(state.intervalUs, before);
     assert.ok(takeSlot(state, now + 3, 0) >= now + 1002);
-    assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, now + 5000, now + 5001, 40), true);
+    assert.equal(heed(state, { status: 429, retryAfterMs: 1000 }, now + 5000, now + 5001, 40), true);
     assert.equal(state.intervalUs, Math.ceil(before * 1.05));
     // API_MAX_RPS is a ceiling the learned rate never lifts.
     assert.ok(takeSlot(state, now + 3, 1000) - takeSlot(state, now + 3, 1000) <= -1000);
@@ -86,11 +87,11 @@ describe('the rate a target allows, from its own signals', () => {
   test('without headers, the first 429 estimates the rate from the requests that went through', () => {
     const state = emptyPace();
     // 8 went through, the 9th was refused with Retry-After: 1 → about 8 per second.
-    assert.equal(learn(state, { status: 429, retryAfterMs: 1000 }, 5, 10, 9), true);
-    assert.equal(state.intervalUs, Math.ceil(125_000 * LEARNED_SPACING));
+    assert.equal(heed(state, { status: 429, retryAfterMs: 1000 }, 5, 10, 9), true);
+    assert.equal(state.intervalUs, 127_500, '1/8 s, 2 % wider');
     // The first request already refused says nothing of the rate: only the pause.
     const fresh = emptyPace();
-    learn(fresh, { status: 429, retryAfterMs: 0 }, 5, 10, 1);
+    heed(fresh, { status: 429, retryAfterMs: 0 }, 5, 10, 1);
     assert.equal(fresh.intervalUs, 0);
   });
 
@@ -99,7 +100,7 @@ describe('the rate a target allows, from its own signals', () => {
     const mock = await startMock({ rateLimit: 8, onRequest: () => arrivals.push(performance.now()) });
     // The start slots the ledger hands out are the pace the suite keeps; when each request reaches the mock also
     // depends on how busy the machine is (a stalled event loop sends late, then on time), which no client controls.
-    const ledger = openLedger({});
+    const ledger = openLedger();
     const slots: number[] = [];
     const reserve = ledger.reserve.bind(ledger);
     ledger.reserve = (budget, rps) => {

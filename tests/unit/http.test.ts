@@ -21,7 +21,6 @@ import type { Target } from '../../core/model/target.ts';
 import { testTarget } from '../support/target.ts';
 
 // These tests give each client its own in-memory ledger unless a test shares a file ledger on purpose.
-delete process.env.CONFORMANCE_LEDGER;
 
 const TEST_KEY = 'sk_test_HttpUnitKEY0a1b2c3d4e5f6';
 const LIVE_KEY = 'sk_live_HttpUnitLIVE9z8y7x6w5v4';
@@ -456,18 +455,17 @@ describe('ApiClient: budget', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
     const path = join(dir, '.requests');
     resetLedger(path);
-    const env = { CONFORMANCE_LEDGER: path };
-    const a = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
-    const b = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
+    const a = new ApiClient(target({ maxRequests: 3 }), openLedger(path));
+    const b = new ApiClient(target({ maxRequests: 3 }), openLedger(path));
     await a.get('/ok', { auth: asKey('test') });
     await b.get('/ok', { auth: asKey('test') });
     await a.get('/ok', { auth: asKey('test') });
     await assert.rejects(b.get('/ok', { auth: asKey('test') }), BudgetExhausted);
     // A worker that replaces a failed one starts with the same count, not at zero.
-    const replaced = new ApiClient(target({ maxRequests: 3 }), openLedger(env));
+    const replaced = new ApiClient(target({ maxRequests: 3 }), openLedger(path));
     await assert.rejects(replaced.get('/ok', { auth: NO_AUTH }), BudgetExhausted);
     assert.equal(requests.length, 3);
-    assert.equal(openLedger(env).sent(), 3);
+    assert.equal(openLedger(path).sent(), 3);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -542,7 +540,7 @@ describe('ApiClient: transport errors', { concurrency: true }, () => {
 
   test('after 3 transport failures the target is taken as gone: TargetGone, nothing more is sent', async () => {
     const port = await closedPort();
-    const ledger = openLedger({});
+    const ledger = openLedger();
     for (let i = 0; i < TARGET_GONE_AFTER; i++) ledger.recordTransportFailure();
     const client = new ApiClient(target({ baseURL: `http://127.0.0.1:${port}` }), ledger);
     await assert.rejects(client.get('/payments', { auth: asKey('test') }), (error: unknown) => {

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { isLiveKey, isTestKey } from '../../checks/schemas.ts';
 import {
   BASIC_CREDENTIALS,
   keyMutations,
   neverCreatedId,
   unknownKeyOfValidFormat,
 } from '../../core/generate/key-mutations.ts';
-import { prefixLength } from '../../core/model/credentials.ts';
+import { isLiveKey, isTestKey, prefixLength } from '../../core/model/credentials.ts';
 import mockTarget from '../../mock/identity.json' with { type: 'json' };
 
 /** Made-up keys covering the shapes that make a mutation inapplicable (no case to change, `_` at the ends). */

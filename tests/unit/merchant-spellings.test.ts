@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Credential } from '../../checks/access-oracle.ts';
-import { type SpelledCase, type SpellingFacts, spelledExpectation } from '../../checks/merchant-spellings.ts';
+import { spelledExpectation } from '../../checks/merchant-spellings.ts';
 import {
   coverageSpellings,
   isSentAsWritten,
@@ -19,6 +18,7 @@ import {
   spellingsOf,
 } from '../../core/generate/merchant-spellings.ts';
 import { skeleton } from '../../core/generate/unicode-forms.ts';
+import type { Credential, SpelledCase, SpellingFacts } from '../../core/model/access.ts';
 import { IDENTITY } from '../../mock/index.ts';
 
 const IDS = [IDENTITY.merchants.sandbox, IDENTITY.merchants.otherSandbox, IDENTITY.merchants.live];

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { main, mergeResults, missingShards } from '../../commands/merge.ts';
+import { main, missingShards } from '../../commands/merge.ts';
+import { mergeResults } from '../../commands/results.ts';
 import type { CheckRecord } from '../../core/model/verdict.ts';
 import { type RunInfo, summarize } from '../../reporters/summary.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';

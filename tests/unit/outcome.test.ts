@@ -2,22 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, beforeEach, describe, test } from 'node:test';
-import { RULES } from '../../core/model/rules.ts';
+import { after, describe, test } from 'node:test';
+import { EXIT_CODES } from '../../core/model/outputs.ts';
+import { type Level, RULES } from '../../core/model/rules.ts';
 import type { Cause, Verdict } from '../../core/model/verdict.ts';
-import { decideOutcome, EXIT_CODES, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
+import { decideOutcome, type JudgedRule, type RunFacts } from '../../reporters/outcome.ts';
 import { writeSetUpReports } from '../../reporters/reports.ts';
 import { cleanMatrixRuns, fakeTest, runMatrix } from '../support/matrix-events.ts';
 import { checkRecord, failed, resultWith } from '../support/records.ts';
 
 after(cleanMatrixRuns);
-beforeEach(() => {
-  delete process.env.CONFORMANCE_PREFLIGHT_REQUESTS;
-  delete process.env.CONFORMANCE_STRICT;
-  delete process.env.FC_SEED;
-});
 
-const rule = (id: string, verdict: Verdict, level = 'MUST', checks = 1, cause?: Cause): JudgedRule => ({
+const rule = (id: string, verdict: Verdict, level: Level = 'MUST', checks = 1, cause?: Cause): JudgedRule => ({
   id,
   level,
   verdict,

@@ -7,15 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import type { Target } from '../../core/model/target.ts';
+import { cleanLocation, runPreflight } from '../../core/run/preflight.ts';
 import {
-  cleanLocation,
   decide,
   type PreflightFacts,
   type Probe,
-  runPreflight,
   type Seen,
   suggestedBase,
-} from '../../core/run/preflight.ts';
+} from '../../core/run/preflight-decision.ts';
 import { FAULTS, startMock } from '../../mock/index.ts';
 import { testTarget } from '../support/target.ts';
 
@@ -61,14 +60,14 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('test', 'LIVE_MERCHANT_ID', json(200)),
       ]),
     );
-    assert.deepEqual(d, { verdict: 'go', problems: [], notes: [] });
+    assert.deepEqual(d, { decision: 'go', problems: [], notes: [] });
   });
 
   test('unreachable (exit 3): the reason as the transport said it', () => {
     const d = decide(
       facts([status('none', { kind: 'failed', reason: 'GET … failed: connection refused', code: 'ECONNREFUSED' })]),
     );
-    assert.equal(d.verdict, 'unreachable');
+    assert.equal(d.decision, 'unreachable');
     assert.deepEqual(d.problems, [`Target ${BASE} is unreachable, no check was run. GET … failed: connection refused`]);
   });
 
@@ -78,14 +77,14 @@ describe('decide: what the preflight concludes from what it saw', () => {
       { kind: 'failed', reason: 'ECONNRESET (socket hang up)', code: 'ECONNRESET' },
     ] as Seen[]) {
       const d = decide(facts([status('none', seen)]));
-      assert.equal(d.verdict, 'unreachable');
+      assert.equal(d.decision, 'unreachable');
       assert.match(d.problems[0] as string, /^Target https:\/\/api\.example\.com does not answer, no check was run\./);
     }
   });
 
   test('https:// to plain HTTP, http:// to TLS: the scheme the target speaks, and the URL to use (exit 3)', () => {
     const plain = decide(facts([status('none', { kind: 'failed', reason: 'x', code: 'EPROTO', speaks: 'http' })]));
-    assert.equal(plain.verdict, 'unreachable');
+    assert.equal(plain.decision, 'unreachable');
     assert.match(
       plain.problems[0] as string,
       /it speaks plain HTTP, not TLS .*use http:\/\/: API_BASE_URL=http:\/\/api\.example\.com$/,
@@ -107,7 +106,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
   test('a redirect is never followed: the Location (no query) and the base URL it suggests (exit 2)', () => {
     const seen: Seen = { ...json(302), body: 'empty', location: 'https://login.example.net/sso/merchant/status' };
     const d = decide(facts([status('none', seen)]));
-    assert.equal(d.verdict, 'configuration');
+    assert.equal(d.decision, 'configuration');
     assert.equal(
       d.problems[0],
       `Target ${BASE} answers GET /merchant/status without a key with a redirect, HTTP 302 to https://login.example.net/sso/merchant/status (another host); the suite follows no redirect (a key must never go to another host): set API_BASE_URL to https://login.example.net/sso if that is the API.`,
@@ -129,7 +128,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
       ms: 1,
     };
     const d = decide(facts([status('none', html), status('test', html), list('test', 'SANDBOX_MERCHANT_ID', html)]));
-    assert.equal(d.verdict, 'configuration');
+    assert.equal(d.decision, 'configuration');
     assert.match(
       d.problems[0] as string,
       /^Target https:\/\/api\.example\.com is not the payment API: GET \/merchant\/status without a key answered HTTP 404 text\/html \(an HTML page titled "Error response"\), and none of its 3 answer\(s\) was JSON\. API_BASE_URL is the address the suite appends \/merchant\/status and .* \(a path prefix is allowed/,
@@ -143,7 +142,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         answeringBase: BASE,
       }),
     );
-    assert.equal(d.verdict, 'configuration');
+    assert.equal(d.decision, 'configuration');
     assert.match(
       d.problems[0] as string,
       /answers 404 to GET \/merchant\/status for every key \(API_TEST_KEY\).* API_BASE_URL=https:\/\/api\.example\.com\.$/,
@@ -152,7 +151,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
     const judged = decide(
       facts([status('none', json(401)), status('test', json(404)), list('test', 'SANDBOX_MERCHANT_ID', json(200))]),
     );
-    assert.equal(judged.verdict, 'go');
+    assert.equal(judged.decision, 'go');
   });
 
   test('a key refused with 401 on both endpoints while another is accepted, or every key refused (exit 2)', () => {
@@ -165,14 +164,14 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('live', 'LIVE_MERCHANT_ID', json(200)),
       ]),
     );
-    assert.equal(d.verdict, 'configuration');
+    assert.equal(d.decision, 'configuration');
     assert.deepEqual(d.problems, [
       "API_TEST_KEY is refused with 401 on both endpoints (/merchant/status and its merchant's listing) while API_LIVE_KEY is accepted: expired, revoked or deleted? Set API_TEST_KEY to a current key of this environment.",
     ]);
     const alone = decide(
       facts([status('none', json(401)), status('test', json(401)), list('test', 'SANDBOX_MERCHANT_ID', json(401))]),
     );
-    assert.equal(alone.verdict, 'configuration');
+    assert.equal(alone.decision, 'configuration');
     assert.match(
       alone.problems[0] as string,
       /^API_TEST_KEY is refused with 401 on both endpoints .*: expired or deleted, or a key of another environment than https:\/\/api\.example\.com\?/,
@@ -192,7 +191,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
           list('test', 'SANDBOX_MERCHANT_ID', json(l as number)),
         ]),
       );
-      assert.equal(d.verdict, 'go', `status ${s}, listing ${l}`);
+      assert.equal(d.decision, 'go', `status ${s}, listing ${l}`);
     }
   });
 
@@ -213,7 +212,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('live', 'SANDBOX_MERCHANT_ID', json(404)),
       ]),
     );
-    assert.equal(liveOnSandbox.verdict, 'go');
+    assert.equal(liveOnSandbox.decision, 'go');
     // The live merchant found by the live key but not by the test key: MODE-TEST-LIVE judges it.
     const oneKey = decide(
       facts([
@@ -225,7 +224,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('test', 'LIVE_MERCHANT_ID', json(404)),
       ]),
     );
-    assert.equal(oneKey.verdict, 'go');
+    assert.equal(oneKey.decision, 'go');
   });
 
   test("a 403 to a key that lacks the permission is no evidence: the other keys' 404 decides (exit 2)", () => {
@@ -241,7 +240,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
       ]),
     );
     assert.deepEqual(permissionFirst, {
-      verdict: 'configuration',
+      decision: 'configuration',
       problems: [
         "SANDBOX_MERCHANT_ID=msb_1 is not found: API_TEST_KEY, accepted by /merchant/status, gets 404 on its listing. Set SANDBOX_MERCHANT_ID to a merchant of that key's account.",
       ],
@@ -257,7 +256,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('restricted', 'SANDBOX_MERCHANT_ID', json(403)),
       ]),
     );
-    assert.equal(onlyForbidden.verdict, 'go');
+    assert.equal(onlyForbidden.decision, 'go');
     // A key that finds it still outweighs the others' 404.
     const foundByOne = decide(
       facts([
@@ -268,7 +267,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('restricted', 'SANDBOX_MERCHANT_ID', json(404)),
       ]),
     );
-    assert.equal(foundByOne.verdict, 'go');
+    assert.equal(foundByOne.decision, 'go');
   });
 
   test('notes that do not stop the run: a byte order mark, compressed answers', () => {
@@ -280,7 +279,7 @@ describe('decide: what the preflight concludes from what it saw', () => {
         list('test', 'SANDBOX_MERCHANT_ID', bom),
       ]),
     );
-    assert.equal(d.verdict, 'go');
+    assert.equal(d.decision, 'go');
     assert.equal(d.notes.length, 2);
     assert.match(d.notes[0] as string, /byte order mark \(U\+FEFF\), which RFC 8259 §8\.1 forbids/);
     assert.match(d.notes[1] as string, /Content-Encoding: gzip/);
@@ -321,7 +320,7 @@ async function onMock(over: (env: Record<string, string>) => Partial<Target>, fa
 describe('runPreflight against the bundled mock', () => {
   test('the clean mock: go, in a handful of requests', async () => {
     const r = await onMock(() => ({}));
-    assert.equal(r.verdict, 'go', r.problems.join('\n'));
+    assert.equal(r.decision, 'go', r.problems.join('\n'));
     assert.ok(r.requests <= 10, `${r.requests} requests`);
   });
 
@@ -350,7 +349,7 @@ describe('runPreflight against the bundled mock', () => {
     ];
     for (const [name, over, expected] of cases) {
       const r = await onMock(over);
-      assert.equal(r.verdict, 'configuration', name);
+      assert.equal(r.decision, 'configuration', name);
       assert.equal(r.problems.length, 1, name);
       assert.match(r.problems[0] as string, expected, name);
     }
@@ -361,7 +360,7 @@ describe('runPreflight against the bundled mock', () => {
     for (const fault of FAULTS) {
       if (fault.name === 'live-key-format') continue; // the config refuses its keys before any request (CFG-KEYS)
       const r = await onMock(() => ({}), [fault.name]);
-      if (r.verdict !== 'go') mistaken.push(`${fault.name}: ${r.problems.join(' ')}`);
+      if (r.decision !== 'go') mistaken.push(`${fault.name}: ${r.problems.join(' ')}`);
     }
     assert.deepEqual(mistaken, []);
   });

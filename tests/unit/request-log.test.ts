@@ -12,23 +12,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApiClient, TransportError } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
-import {
-  BODY_LIMIT,
-  beginCheck,
-  endCheck,
-  type LoggedRequest,
-  logEntry,
-  openRequestLog,
-  type WireExchange,
-} from '../../core/client/request-log.ts';
+import { BODY_LIMIT, logEntry, openRequestLog, type WireExchange } from '../../core/client/request-log.ts';
 import { asKey, NO_AUTH } from '../../core/model/credentials.ts';
+import { type LoggedRequest, PREFLIGHT_TAG } from '../../core/model/exchange.ts';
 import { registerSecret } from '../../core/model/secrets.ts';
 import { orderRequests, toHar, writeRequestLog } from '../../reporters/requests.ts';
 import { closedPort } from '../support/hostile-targets.ts';
 import { testTarget } from '../support/target.ts';
 
-delete process.env.CONFORMANCE_LEDGER;
-delete process.env.CONFORMANCE_REQUEST_LOG;
 const KEY = 'sk_test_RequestLogCANARY7q2w9e';
 registerSecret(KEY);
 
@@ -60,7 +51,7 @@ const target = (over = {}) => testTarget({ baseURL: base, keys: { test: KEY }, .
 describe('the client observer', () => {
   test('sees every attempt with its timing, the 429 and its retry too; the client answers as without it', async () => {
     const seen: WireExchange[] = [];
-    const client = new ApiClient(target(), openLedger({}), (e) => seen.push(e));
+    const client = new ApiClient(target(), openLedger(), (e) => seen.push(e));
     const e = await client.get('/throttled', { auth: asKey('test') });
     assert.equal(e.status, 200);
     assert.deepEqual(
@@ -75,7 +66,7 @@ describe('the client observer', () => {
   test('a transport failure is seen once per attempt; an observer that throws changes nothing', async () => {
     const seen: WireExchange[] = [];
     const port = await closedPort();
-    const client = new ApiClient(target({ baseURL: `http://127.0.0.1:${port}` }), openLedger({}), (x) => {
+    const client = new ApiClient(target({ baseURL: `http://127.0.0.1:${port}` }), openLedger(), (x) => {
       seen.push(x);
       throw new Error('the observer broke');
     });
@@ -98,8 +89,7 @@ describe('an entry of the log', () => {
   });
 
   test('names the key slot, never the key: url, headers and body redacted; the check that sent it', () => {
-    beginCheck({ test: 't1', check: 'PAG-SIZE a', rule: 'PAG-SIZE' });
-    const e = logEntry(wire(`{"echo":"${KEY}"}`));
+    const e = logEntry(wire(`{"echo":"${KEY}"}`, { sentFor: { test: 't1', check: 'PAG-SIZE a', rule: 'PAG-SIZE' } }));
     assert.deepEqual(
       [e.check, e.rule, e.test, e.key, e.status, e.ms],
       ['PAG-SIZE a', 'PAG-SIZE', 't1', 'API_TEST_KEY', 200, 3.1],
@@ -108,9 +98,8 @@ describe('an entry of the log', () => {
     assert.equal(e.time, '2026-11-24T10:00:00.000Z');
     assert.ok(!JSON.stringify(e).includes(KEY));
     assert.match(e.url, /q=\[REDACTED\]$/);
-    endCheck();
-    assert.equal(logEntry(wire(''), undefined, true).check, 'preflight');
-    assert.equal(logEntry(wire(''), undefined, false).check, null);
+    assert.equal(logEntry(wire('', { sentFor: PREFLIGHT_TAG })).check, 'preflight');
+    assert.equal(logEntry(wire('')).check, null, 'sent for nothing: outside any check');
     assert.equal(logEntry(wire('', { auth: NO_AUTH })).key, 'none');
     assert.equal(logEntry(wire('', { auth: { kind: 'literal', header: 'Bearer x' } })).key, 'literal');
   });
@@ -177,23 +166,25 @@ describe('requests.ndjson and requests.har', () => {
     dirs.push(dir);
     const log = join(dir, '.request-log');
     mkdirSync(log);
-    const observer = openRequestLog({ CONFORMANCE_REQUEST_LOG: log });
-    assert.ok(observer);
-    assert.equal(openRequestLog({}), undefined, 'no log without the variable');
-    const client = new ApiClient(target(), openLedger({}), observer);
-    beginCheck({ test: 't9', check: 'PAG-SIZE a', rule: 'PAG-SIZE' });
+    const requestLog = openRequestLog(log);
+    assert.ok(requestLog);
+    assert.equal(openRequestLog(undefined), undefined, 'no log outside a run');
+    const client = new ApiClient(target(), openLedger(), requestLog.write);
+    const untag = client.sendingFor({ test: 't9', check: 'PAG-SIZE a', rule: 'PAG-SIZE' });
     for (let i = 0; i < 3; i++) await client.get('/ok', { auth: asKey('test') });
-    const mine = endCheck();
+    untag();
+    await client.get('/ok', { auth: asKey('test') });
     await client.close();
-    assert.equal(mine.length, 3, "the check's own lines, for its report");
+    assert.equal(requestLog.take('t9').length, 3, "the check's own lines, for its report");
+    assert.deepEqual(requestLog.take('t9'), [], 'taken once');
     writeFileSync(join(log, '999.ndjson'), '{"truncated line'); // a process killed mid-write
     const { lines, count } = writeRequestLog(log, dir, '0.1.0');
-    assert.equal(count, 3);
+    assert.equal(count, 4);
     assert.deepEqual(lines.get('t9'), [1, 3]);
     const ndjson = readFileSync(join(dir, 'requests.ndjson'), 'utf8');
-    assert.equal(ndjson.trim().split('\n').length, 3);
+    assert.equal(ndjson.trim().split('\n').length, 4);
     const har = JSON.parse(readFileSync(join(dir, 'requests.har'), 'utf8'));
-    assert.equal(har.log.entries.length, 3);
+    assert.equal(har.log.entries.length, 4);
     for (const text of [ndjson, JSON.stringify(har)]) assert.ok(!text.includes(KEY) && !text.includes('sk_test_'));
     assert.deepEqual(readdirSync(dir).sort(), ['requests.har', 'requests.ndjson']);
   });

@@ -8,20 +8,16 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  type AccessCase,
-  accessViolation,
-  type Credential,
-  expectedAccess,
-  type MerchantRole,
-} from '../../checks/access-oracle.ts';
+import { accessViolation, expectedAccess } from '../../checks/access-oracle.ts';
 import { recordsCarried } from '../../checks/method-answers.ts';
 import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
+import { accessCases, CANONICAL, keyModes } from '../../core/generate/access-cases.ts';
 import { credentialClass, METHOD_FORMS, methodFormArb, PREFLIGHT_HEADERS } from '../../core/generate/safe-methods.ts';
+import { ACCESS_RULES, type AccessCase, type Credential, type MerchantRole } from '../../core/model/access.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import { isSafeMethod } from '../../core/model/endpoints.ts';
-import { ACCESS_RULES, accessCases, CANONICAL, keyModes, sendCase } from '../../core/run/access-property.ts';
+import { sendCase } from '../../core/run/access-property.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { isLiveKey, isTestKey, type SchemaProblem, validateEnvelope, validatePayment } from '../../checks/schemas.ts';
+import { type SchemaProblem, validateEnvelope, validatePayment } from '../../checks/schemas.ts';
+import { isLiveKey, isTestKey } from '../../core/model/credentials.ts';
 import apiKeySchema from '../../schemas/api-key.schema.json' with { type: 'json' };
 
 const envelope = {

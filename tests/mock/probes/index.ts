@@ -19,7 +19,7 @@ import type { Probe } from './probe.ts';
 import { REFUSAL_PROBES } from './refusals.ts';
 import { SPELLING_PROBES } from './spellings.ts';
 
-export { type Probe, type ProbeContext, probeContext } from './probe.ts';
+export { type Probe, probeContext } from './probe.ts';
 
 /** The probe files' maps, as written: a fault name in two of them shows here and is lost in PROBES. */
 export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [

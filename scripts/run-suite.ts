@@ -5,7 +5,7 @@
  * 2 bad configuration, 3 inconclusive; `seconds` its wall time, from spawn to exit.
  */
 import { spawn } from 'node:child_process';
-import type { MockEnv } from '../../mock/index.ts';
+import type { MockEnv } from '../mock/index.ts';
 
 export interface SuiteRun {
   status: number | null;

@@ -6,10 +6,10 @@
  * with one sentence that names it and the fix (`--reports DIR`). A lock whose process is gone (killed) is taken over.
  * bin/payment-api-conformance.js reads the same file before it touches the folder.
  */
+
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-
-export const LOCK_FILE = '.run.lock';
+import { LOCK_FILE } from '../core/model/outputs.ts';
 
 export interface LockHolder {
   pid: number;

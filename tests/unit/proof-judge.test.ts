@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
 import { registerSecret } from '../../core/model/secrets.ts';
 import { FAULTS, type FaultInfo } from '../../mock/index.ts';
-import MatrixReporter from '../proof/judge.ts';
+import ProofJudge from '../proof/judge.ts';
 import { checkRecord, failed, resultWith } from '../support/records.ts';
 
 const KEY = 'sk_test_MatrixReporterCANARY77';
@@ -74,7 +74,7 @@ async function run(
   const dir = mkdtempSync(join(tmpdir(), 'matrix-reporter-'));
   dirs.push(dir);
   const out = join(dir, 'reports');
-  const reporter = new MatrixReporter({ outputDir: out });
+  const reporter = new ProofJudge({ outputDir: out });
   const names = [...new Set(events.map(([t]) => t.parent.project()?.name ?? '?')), ...extraProjects];
   reporter.onBegin({ projects: names.map((name) => ({ name })) } as unknown as FullConfig);
   for (const [t, r] of events) reporter.onTestEnd(t, r);

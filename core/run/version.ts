@@ -1,9 +1,10 @@
 /**
- * The suite as a package: its version, read from its own package.json (next to the sources in a clone, one level up
- * from dist/ when installed), which every report names.
+ * The suite's version: its own package.json's (next to the sources in a clone, one level up from dist/ when installed),
+ * which every report names. The command (bin/, plain JavaScript) reads the same file itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from '../model/outputs.ts';
 
 /** The package's version, or 'unknown' when its package.json cannot be found. */
 export function suiteVersion(): string {
@@ -12,7 +13,7 @@ export function suiteVersion(): string {
     if (!existsSync(path)) continue;
     try {
       const pkg = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'payment-api-conformance' && pkg.version) return pkg.version;
+      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
     } catch {
       // not ours
     }

@@ -1,0 +1,108 @@
+/**
+ * The access matrix as data (payment-api.md §5, §7; reading "Keys, modes, merchants", "Methods"): a request as the
+ * access rules see it — method, credential, header spelling, endpoint, merchant, query — and what a rule expects of its
+ * answer. checks/access-oracle.ts says which rule fixes the answer to any case; core/generate/access-cases.ts draws
+ * the cases of each rule; core/run/access-property.ts sends them and asks the oracle, which the specs hand it.
+ */
+import type { Around, HeaderSpelling, KeyMutation, KeySlot } from './credentials.ts';
+import { VALID_SLOTS } from './credentials.ts';
+import type { SafeMethod } from './endpoints.ts';
+import type { Exchange } from './exchange.ts';
+import type { PageRequest } from './listing.ts';
+import type { IsolatedListing } from './result-set.ts';
+import type { RuleId } from './rules.ts';
+import type { Violation } from './verdict.ts';
+
+export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
+export type Endpoint = 'status' | 'list';
+
+export type Credential =
+  | { kind: 'none' }
+  /** A made-up header value, never a secret (`Bearer not-a-key`, `''`). */
+  | { kind: 'malformed'; header: string }
+  /** A configured key, possibly mutated, possibly with more in the header `around` it (another credential). */
+  | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation; around?: Around };
+
+/** How the header is written around the key: the scheme's spelling, the whitespace after it, before and after all. */
+export type Spelling = HeaderSpelling;
+
+export interface AccessCase {
+  credential: Credential;
+  spelling: Spelling;
+  endpoint: Endpoint;
+  /** Whose payments (ignored for `status`). */
+  merchant: MerchantRole;
+  query: PageRequest;
+  /** GET when absent. HEAD and OPTIONS are judged by the rule GET's request would have (reading "Methods"). */
+  method?: SafeMethod;
+  /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
+  preflight?: true;
+}
+
+/** The rules whose answers the access oracle fixes. */
+export const ACCESS_RULES = [
+  'AUTH-MISSING',
+  'AUTH-INVALID',
+  'AUTH-REVOKED',
+  'AUTH-FIRST',
+  'AUTH-FORBIDDEN',
+  'AUTH-STATUS',
+  'MODE-TEST-SANDBOX',
+  'MODE-LIVE-SANDBOX',
+  'MODE-TEST-LIVE',
+  'MODE-LIVE-LIVE',
+  'ADV-UNKNOWN-MERCHANT',
+] as const satisfies readonly RuleId[];
+export type AccessRule = (typeof ACCESS_RULES)[number];
+
+export interface AccessExpectation {
+  rule: AccessRule;
+  allowed: (status: number) => boolean;
+  /** The answer the rule requires, for the Expected line. */
+  answer: string;
+  /** What was sent, in words. */
+  what: string;
+  /** A 2xx answer must carry no listing and no record (OPTIONS: reading "Methods"). */
+  noRecords?: true;
+}
+
+export function isValidCredential(c: Credential): boolean {
+  return c.kind === 'key' && c.mutation === undefined && c.around === undefined && VALID_SLOTS.includes(c.slot);
+}
+
+export const isAccessRule = (rule: RuleId): rule is AccessRule => (ACCESS_RULES as readonly RuleId[]).includes(rule);
+
+/** Which mode each configured key works in. */
+export type KeyModes = (slot: KeySlot) => 'test' | 'live';
+
+/** The access oracle, handed to the properties that send access cases (checks/access-oracle.ts ACCESS_ORACLE). */
+export interface AccessOracle {
+  expected(c: AccessCase, keyMode: KeyModes): AccessExpectation;
+  violation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined;
+}
+
+/** What the run learned of a spelling, with the test key (which may list every configured merchant). */
+export interface SpellingFacts {
+  /** The test key got a 2xx there. */
+  served: boolean;
+  /** Served, and its listing holds a record of the merchant the id names: the target resolved it to that merchant. */
+  resolved: boolean;
+  /** Records in the answer judged that the credential may not see anywhere (a sandbox payment to the live key). */
+  forbiddenRecords: number;
+}
+
+export interface SpelledCase {
+  credential: Credential;
+  merchant: Exclude<MerchantRole, 'unknown'>;
+  /** What was changed, in words. */
+  spelling: string;
+  query: PageRequest;
+}
+
+/** The judgment of spelled merchant ids (checks/merchant-spellings.ts SPELLING_JUDGE), isolation's too. */
+export interface SpellingJudge {
+  shared(rule: 'MODE-ISOLATION' | 'MER-ISOLATION', a: IsolatedListing, b: IsolatedListing): Violation | undefined;
+  expected(c: SpelledCase, facts: SpellingFacts, keyMode: KeyModes): AccessExpectation;
+  settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean;
+  violation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined;
+}
