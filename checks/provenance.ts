@@ -100,7 +100,7 @@ export function echoedBy(request: string): (value: unknown) => boolean {
 }
 
 /** A learned record: the record, each provenance it was read under, and the first answer that showed it there. */
-export interface Learned {
+interface Learned {
   record: Row;
   seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
 }
@@ -141,7 +141,7 @@ function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[
 const WINDOW = 400;
 
 /** Learned records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
-export function byIdToken(index: Map<string, Learned[]>): Map<string, Learned[]> {
+function byIdToken(index: Map<string, Learned[]>): Map<string, Learned[]> {
   const out = new Map<string, Learned[]>();
   for (const bucket of index.values()) {
     for (const l of bucket) {
@@ -175,7 +175,7 @@ function runOfFields(window: string, r: Row, echoed: (value: unknown) => boolean
 }
 
 /** The learned records a text writes out (each once), with the excerpt that shows it. */
-export function recordsInText(
+function recordsInText(
   text: string,
   ids: Map<string, Learned[]>,
   echoed: (value: unknown) => boolean,
