@@ -9,9 +9,11 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { resetLedger } from './core/client/ledger.ts';
+import { COLLECTIONS_VAR, describeCollection, PAYMENTS, publishedCollections } from './core/model/collection.ts';
 import { WATCH_VAR } from './core/model/provenance.ts';
 import { describeInputs, describeTarget, TARGET_VAR, type TargetInfo, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
+import { loadCollections, publishCollections } from './core/run/collections.ts';
 import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
 import { heldByThisProcess, heldMessage, lockReports } from './core/run/reports-lock.ts';
@@ -96,6 +98,20 @@ if (baselineFile) {
     refuse([error.message], refusedTarget(target));
   }
 }
+// The collections besides payments (--collections, API_COLLECTIONS): read once, here, before any request, and published
+// to the workers (they inherit the variable); a file that cannot be used is a bad configuration.
+const collectionsFile = process.env.API_COLLECTIONS?.trim();
+if (isMainProcess && collectionsFile && process.env[COLLECTIONS_VAR] === undefined) {
+  try {
+    const loaded = await loadCollections(collectionsFile);
+    publishCollections(loaded.collections);
+    for (const note of loaded.notes) console.log(`collections: ${note}`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    refuse(error.problems, refusedTarget(target));
+  }
+}
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 // The target as every report names it (global setup fills in the bundled mock's address once it listens).
@@ -120,6 +136,10 @@ if (isMainProcess && !listOnly) {
   const where = target.bundledMock ? { ...info, baseURL: '127.0.0.1, on the port it gets at start' } : info;
   console.log(`Target: ${describeTarget(where)}`);
   console.log(`  ${describeInputs(info)}`);
+  const others = publishedCollections();
+  if (others.length > 0) {
+    console.log(`  collections: ${[PAYMENTS, ...others].map(describeCollection).join(', ')}`);
+  }
   console.log(`seed ${seed} — rerun with FC_SEED=${seed}`);
 }
 
