@@ -36,6 +36,8 @@ export interface AccessCase {
   method?: SafeMethod;
   /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
   preflight?: true;
+  /** The list's collection, when another than payments (its name, for the report); judged as payments' list. */
+  list?: string;
 }
 
 /** The rules whose answers the access oracle fixes. */
@@ -90,7 +92,7 @@ export const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.g
  */
 function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const verb = c.preflight ? 'OPTIONS (a CORS pre-flight)' : (c.method ?? 'GET');
-  const list = `the payments list of the ${c.merchant} merchant`;
+  const list = `the ${c.list ?? 'payments'} list of the ${c.merchant} merchant`;
   const where = c.endpoint === 'status' ? `${verb} /merchant/status` : verb === 'GET' ? list : `${verb} to ${list}`;
   const cred = c.credential;
   const refused = (rule: AccessRule, what: string): AccessExpectation => ({

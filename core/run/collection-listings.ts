@@ -17,7 +17,7 @@ import { enumerate } from './walk.ts';
 /** A collection's whole-set reads stop here (or at API_MAX_RECORDS, when lower): its share of the run stays bounded. */
 export const COLLECTION_MAX_RECORDS = 300;
 /** Cases a collection's property draws beyond its examples (or FC_NUM_RUNS, when lower). */
-export const COLLECTION_RUNS = 8;
+export const COLLECTION_RUNS = 5;
 /** Filter values checked one by one on the first listing, and on each other one. */
 export const VALUES_FIRST = 3;
 export const VALUES_ELSEWHERE = 1;
