@@ -37,8 +37,8 @@ export { SCHEMA_VERSION } from './summary.ts';
 export const shardFolder = (shard: { current: number; total: number }) => `shard-${shard.current}-of-${shard.total}`;
 
 export default class RuleMatrixReporter implements Reporter {
-  /** Each selected check by test id, with its rule and title. */
-  private readonly selected = new Map<string, { rule: RuleId; title: string }>();
+  /** Each selected check by test id, with its rule, title and collection (another than payments). */
+  private readonly selected = new Map<string, { rule: RuleId; title: string; collection?: string }>();
   /** Each check's record by test id: a retried check counts once, by its last attempt. */
   private readonly records = new Map<string, CheckRecord>();
   private readonly globalErrors: string[] = [];
@@ -59,7 +59,8 @@ export default class RuleMatrixReporter implements Reporter {
     if (this.shard) this.outputDir = `${this.outputDir}/${shardFolder(this.shard)}`;
     for (const test of suite?.allTests() ?? []) {
       const rule = ruleIdOfTitle(test.title);
-      if (rule) this.selected.set(test.id, { rule, title: test.title });
+      const collection = test.annotations.find((a) => a.type === 'collection')?.description;
+      if (rule) this.selected.set(test.id, { rule, title: test.title, ...(collection ? { collection } : {}) });
     }
   }
 
@@ -116,6 +117,7 @@ export default class RuleMatrixReporter implements Reporter {
       const record: CheckRecord = {
         rule: check.rule,
         check: check.title,
+        ...(check.collection ? { collection: check.collection } : {}),
         verdict: 'not run',
         cause: 'interrupted',
         reason,
