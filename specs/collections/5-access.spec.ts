@@ -10,9 +10,10 @@ import {
   keyLeakViolation,
   spellingRefusedViolation,
   unauthorizedViolation,
+  unknownPathViolation,
 } from '../../checks/auth.ts';
 import { sharedRecordsViolation } from '../../checks/isolation.ts';
-import { BASIC_CREDENTIALS, keyMutations } from '../../core/generate/key-mutations.ts';
+import { BASIC_CREDENTIALS, keyMutations, unknownKeyOfValidFormat } from '../../core/generate/key-mutations.ts';
 import type { Collection } from '../../core/model/collection.ts';
 import { type Auth, asKey, NO_AUTH } from '../../core/model/credentials.ts';
 import type { Exchange } from '../../core/model/exchange.ts';
@@ -155,6 +156,30 @@ eachCollection('§5, §7 Access:', (c) => {
       answers.push(await api.request('OPTIONS', path, { auth: asKey('test', { mutation }) }));
       answers.push(await api.get(path, { auth: NO_AUTH }));
       assertNoViolation(firstViolation(answers.map(keyLeakViolation)));
+    }),
+  );
+
+  test(
+    titled(
+      'ADV-UNKNOWN-PATH',
+      c,
+      'no valid key on a path beside it that the collections file does not declare gets 401 (404 reported)',
+    ),
+    detailsOf(c),
+    onCollection(c, async (ctx) => {
+      const [listing] = collectionListings(ctx.target, c);
+      const base = listing
+        ? listingPath(listing)
+        : listingPath({ collection: c, merchant: ctx.target.merchants.sandbox });
+      const bad = asKey('test', { mutation: unknownKeyOfValidFormat(ctx.target.keys.test) });
+      const answers = [];
+      for (const [path, auth, why] of [
+        [`${base}/no-such-path`, NO_AUTH, 'no key'],
+        [`${base}-none`, bad, 'a never-issued key'],
+      ] as const) {
+        answers.push(unknownPathViolation(await ctx.api.get(path, { auth }), why));
+      }
+      assertNoViolation(firstViolation(answers));
     }),
   );
 
