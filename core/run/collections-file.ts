@@ -45,12 +45,13 @@ export function parseFile(file: string, what = '--collections (API_COLLECTIONS)'
     throw new ConfigError([`${what} names ${file}, which ${existsSync(file) ? 'is not a file' : 'does not exist'}`]);
   }
   const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, prettyErrors: false });
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       doc.errors.slice(0, 5).map((e) => {
         const pos = e.linePos?.[0];
-        return `${file}${pos ? ` line ${pos.line}` : ''}: not JSON or YAML: ${e.message.split('\n')[0]}`;
+        const what = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        return `${file}${pos ? ` line ${pos.line}` : ''}: not JSON or YAML: ${what}`;
       }),
     );
   }
@@ -80,7 +81,7 @@ let validators: { file: Validator; extension: Validator } | undefined;
 /** The schema's validators, compiled on first use (only the main process of a run with a collections file needs them). */
 function compiled() {
   if (!validators) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
     const file = ajv.compile(schema) as Validator;
     validators = { file, extension: ajv.compile({ $ref: `${schema.$id}#/$defs/extension` }) as Validator };
   }
@@ -89,8 +90,18 @@ function compiled() {
 
 /** What the schema found, one problem each, named by where and said plainly; a near miss of a field is named. */
 function schemaProblems(errors: readonly ErrorObject[], parsed: ParsedFile, base = ''): string[] {
-  // anyOf's branches each complain about the same value: keep the branch that got furthest, and the anyOf itself.
-  const deepest = errors.filter((e) => !errors.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`)));
+  // anyOf's branches each complain about the same value: of an anyOf, the errors of the branch that got furthest
+  // into the value (or the anyOf itself, when none went deeper than it).
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  const anyOfs = errors.filter((e) => e.keyword === 'anyOf');
+  const branchOf = (e: ErrorObject) => anyOfs.find((a) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`));
+  const deepest = errors.filter((e) => {
+    const group = e.keyword === 'anyOf' ? e : branchOf(e);
+    if (!group) return true;
+    const branches = errors.filter((x) => branchOf(x) === group);
+    const max = Math.max(depth(group), ...branches.map(depth));
+    return e === group ? max === depth(group) : depth(e) === max && depth(e) > depth(group);
+  });
   const seen = new Set<string>();
   const out: string[] = [];
   for (const e of deepest) {

@@ -149,6 +149,37 @@ function declared(path: string, item: Json, op: Json, records: Json, taken: Set<
   };
 }
 
+/**
+ * A validation error of the parser, named by its line and JSON pointer in the user's file: the parser shows it in a
+ * frame of the document written as JSON (2 spaces), whose marked line names the node.
+ */
+function validationProblem(message: string, parsed: ParsedFile): string {
+  const [what = message, ...rest] = message.split('\n');
+  const marked = rest.map((l) => /^>\s*(\d+) \|/.exec(l)?.[1]).find((n) => n !== undefined);
+  const pointer = marked === undefined ? undefined : pointerOfJsonLine(parsed.value, Number(marked));
+  const where = pointer === undefined ? parsed.file : parsed.at(pointer);
+  return `${where}: not a valid OpenAPI document: ${what.replace(/^[A-Z]+ /, '')}`;
+}
+
+/** The JSON pointer of the node that starts on line `n` of `value` written as JSON.stringify(value, null, 2). */
+function pointerOfJsonLine(value: unknown, n: number): string | undefined {
+  let line = 1;
+  let found: string | undefined;
+  const walk = (v: unknown, pointer: string): void => {
+    if (line === n) found ??= pointer;
+    if (typeof v !== 'object' || v === null) return;
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    if (entries.length === 0) return;
+    for (const [k, x] of entries) {
+      line += 1;
+      walk(x, `${pointer}/${pointerSegment(k)}`);
+    }
+    line += 1; // the closing bracket
+  };
+  walk(value, '');
+  return found;
+}
+
 /** The collections of an OpenAPI document, and notes on what it left out; throws ConfigError. */
 export async function collectionsOfOpenApi(
   parsed: ParsedFile,
@@ -166,8 +197,7 @@ export async function collectionsOfOpenApi(
     .validate(parsed.file, options)
     .catch((e: Error) => ({ valid: false as const, errors: [{ message: e.message }] }));
   if (!checked.valid) {
-    const messages = checked.errors.slice(0, 5).map((e) => e.message.split('\n')[0] ?? '');
-    throw new ConfigError(messages.map((m) => `${parsed.file}: not a valid OpenAPI document: ${m}`));
+    throw new ConfigError(checked.errors.slice(0, 5).map((e) => validationProblem(e.message, parsed)));
   }
   const doc = (await parser.dereference(parsed.file, options)) as unknown as Json;
   const problems: string[] = [];
