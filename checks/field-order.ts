@@ -81,9 +81,12 @@ export function comparatorOf(sort: CollectionSort): ((a: unknown, b: unknown) =>
     };
   }
   if (!sort.collation) return undefined;
-  // A locale's alphabet, not its tie-breaking: letters that differ only in case or accents may come either way.
+  // A locale's alphabet, not its tie-breaking: letters that differ only in case or accents, and punctuation, may come
+  // either way (databases' collations differ there).
   const collator =
-    sort.collation === 'codepoint' ? undefined : new Intl.Collator(sort.collation, { sensitivity: 'base' });
+    sort.collation === 'codepoint'
+      ? undefined
+      : new Intl.Collator(sort.collation, { sensitivity: 'base', ignorePunctuation: true });
   return (a, b) =>
     typeof a !== 'string' || typeof b !== 'string'
       ? Number.NaN
