@@ -10,7 +10,7 @@
 import { type Dataset, listingKey, MERCHANTS, mulberry32 } from './data.ts';
 import { MESSAGES } from './errors.ts';
 import type { ParsedQuery, QueryShape } from './params.ts';
-import type { Filter, ListingViews, Order, Row } from './store.ts';
+import type { ListingViews, Order, Row } from './store.ts';
 import type { Variants } from './variants.ts';
 
 export const REFUND_REASONS = [
@@ -238,6 +238,3 @@ export function buildRefundStore(dataset: Dataset, variants: Variants): Collecti
     },
   };
 }
-
-/** A filter value of the refunds (a reason) as the query's filter slot holds it. */
-export const refundFilter = (reason: string) => reason as Filter;
