@@ -75,12 +75,12 @@ function unjudged(t: Target, c: Collection, rule: AccessRule): string | undefine
 }
 
 /** The credentials and merchants of a rule on this collection. */
-function spaceOf(
-  t: Target,
-  _c: Collection,
-  rule: AccessRule,
-): { credentials: Credential[]; merchants: MerchantRole[] } {
-  const configured = (['sandbox', 'otherSandbox', 'live'] as const).filter((m) => m === 'sandbox' || !!t.merchants[m]);
+function spaceOf(t: Target, c: Collection, rule: AccessRule): { credentials: Credential[]; merchants: MerchantRole[] } {
+  // An account-wide collection has one path: judged as a sandbox merchant's, once.
+  const account = c.access.scope === 'account';
+  const configured = (['sandbox', 'otherSandbox', 'live'] as const).filter(
+    (m) => m === 'sandbox' || (!account && !!t.merchants[m]),
+  );
   const sandboxes = configured.filter((m) => m !== 'live');
   const issued = Object.values(t.keys).filter((k): k is string => !!k);
   const mutations = (slot: 'test' | 'live') =>
@@ -90,7 +90,7 @@ function spaceOf(
     case 'AUTH-MISSING':
       return {
         credentials: [{ kind: 'none' }, { kind: 'malformed', header: '' }],
-        merchants: [...configured, 'unknown'],
+        merchants: account ? configured : [...configured, 'unknown'],
       };
     case 'AUTH-INVALID':
       return {
