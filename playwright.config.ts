@@ -13,7 +13,6 @@ import { COLLECTIONS_VAR, describeCollection, PAYMENTS, publishedCollections } f
 import { WATCH_VAR } from './core/model/provenance.ts';
 import { describeInputs, describeTarget, TARGET_VAR, type TargetInfo, targetInfo } from './core/model/run-context.ts';
 import type { Target } from './core/model/target.ts';
-import { loadCollections, publishCollections } from './core/run/collections.ts';
 import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
 import { heldByThisProcess, heldMessage, lockReports } from './core/run/reports-lock.ts';
@@ -103,6 +102,8 @@ if (baselineFile) {
 const collectionsFile = process.env.API_COLLECTIONS?.trim();
 if (isMainProcess && collectionsFile && process.env[COLLECTIONS_VAR] === undefined) {
   try {
+    // Loaded only when asked for: the reader (YAML, a JSON Schema validator, the OpenAPI parser) costs every process.
+    const { loadCollections, publishCollections } = await import('./core/run/collections.ts');
     const loaded = await loadCollections(collectionsFile);
     publishCollections(loaded.collections);
     for (const note of loaded.notes) console.log(`collections: ${note}`);
@@ -193,7 +194,12 @@ export default defineConfig<object, { watchOf: string | undefined }>({
   // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
   // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.
   projects: [
-    { name: 'checks', testIgnore: EVERY_ANSWER, teardown: 'every answer' },
+    // The checks of other collections (specs/collections/) are loaded only in a run given some.
+    {
+      name: 'checks',
+      testIgnore: publishedCollections().length ? EVERY_ANSWER : [EVERY_ANSWER, /[\\/]specs[\\/]collections[\\/]/],
+      teardown: 'every answer',
+    },
     // One worker: the file's checks share what they learn (a few requests) and run in order.
     { name: 'every answer', testMatch: EVERY_ANSWER, fullyParallel: false, use: { watchOf: 'checks' } },
   ],
