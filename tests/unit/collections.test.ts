@@ -4,10 +4,10 @@
  * operations; and what a collection's listing sends (core/model/listing.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Collection, collectionPath, placeholders, publishedCollections } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
@@ -17,6 +17,7 @@ import { ConfigError } from '../../core/run/config.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'collections-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
