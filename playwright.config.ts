@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { openLedger, resetLedger } from './core/client/ledger.ts';
 import { BaselineError } from './core/model/baseline.ts';
+import { COLLECTIONS_VAR, describeCollection, PAYMENTS, publishedCollections } from './core/model/collection.ts';
 import { RUN_OUTPUTS, shardFolder } from './core/model/outputs.ts';
 import {
   describeInputs,
@@ -117,6 +118,22 @@ const published = readRun();
 const mine = published && (!isMainProcess || published.pid === process.pid) ? published : undefined;
 const RUN = mine ?? resolvedRun();
 const target = runTarget(RUN, process.env, bundledMockEnv);
+// The collections besides payments (--collections, API_COLLECTIONS): read once, here, before any request, and published
+// to the workers (they inherit the variable); a file that cannot be used is a bad configuration.
+const collectionsFile = process.env.API_COLLECTIONS?.trim();
+if (isMainProcess && collectionsFile && process.env[COLLECTIONS_VAR] === undefined) {
+  try {
+    // Loaded only when asked for: the reader (YAML, a JSON Schema validator, the OpenAPI parser) costs every process.
+    const { loadCollections, publishCollections } = await import('./core/run/collections.ts');
+    const loaded = await loadCollections(collectionsFile);
+    publishCollections(loaded.collections);
+    for (const note of loaded.notes) console.log(`collections: ${note}`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    refuse(error.problems, refusedTarget(target));
+  }
+}
 // Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
 const WORKERS = target.loopback ? 2 : 1;
 if (isMainProcess && !listOnly && !mine) {
@@ -131,6 +148,10 @@ if (isMainProcess && !listOnly && !mine) {
   const where = target.bundledMock ? { ...RUN.target, baseURL: '127.0.0.1, on the port it gets at start' } : RUN.target;
   console.log(`Target: ${describeTarget(where)}`);
   console.log(`  ${describeInputs(RUN.target)}`);
+  const others = publishedCollections();
+  if (others.length > 0) {
+    console.log(`  collections: ${[PAYMENTS, ...others].map(describeCollection).join(', ')}`);
+  }
   console.log(`seed ${RUN.seed} — rerun with FC_SEED=${RUN.seed}`);
 }
 // The run's ledger, for the reporters that show its counts (they never open it themselves).
@@ -188,7 +209,12 @@ export default defineConfig<object, { watchOf: string | undefined; watchDir: str
   // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
   // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.
   projects: [
-    { name: 'checks', testIgnore: EVERY_ANSWER, teardown: 'every answer' },
+    // The checks of other collections (specs/collections/) are loaded only in a run given some.
+    {
+      name: 'checks',
+      testIgnore: publishedCollections().length ? EVERY_ANSWER : [EVERY_ANSWER, /[\\/]specs[\\/]collections[\\/]/],
+      teardown: 'every answer',
+    },
     // One worker: the file's checks share what they learn (a few requests) and run in order.
     { name: 'every answer', testMatch: EVERY_ANSWER, fullyParallel: false, use: { watchOf: 'checks' } },
   ],

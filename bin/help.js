@@ -41,6 +41,11 @@ export function help(COMMANDS) {
     '                       ones do, an expired entry does, a fixed one is named (CONFORMANCE_BASELINE)',
     '      --write-baseline FILE',
     "                       write FILE from this run's failures, to edit (CONFORMANCE_WRITE_BASELINE)",
+    '      --collections FILE',
+    '                       more listings to check beside payments, with every rule: a collections file (JSON',
+    '                       or YAML) or an OpenAPI 3.0/3.1 document (API_COLLECTIONS; README "More collections").',
+    '                       Each collection adds a bounded share of requests: about 280, plus about 85 per',
+    '                       filter and 45 per sort (whole sets read up to 300 records): about 490 for the example',
     '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
@@ -77,6 +82,7 @@ export function help(COMMANDS) {
     `  npx ${NAME}                                   # the bundled mock`,
     `  API_BASE_URL=https://sandbox.example npx ${NAME} --env-file ci.env --reports out`,
     `  npx ${NAME} --profile sandbox --grep 'AUTH-|MODE-'`,
+    `  npx ${NAME} --profile sandbox --collections my-collections.yaml   # more listings than payments`,
   );
   return lines.join('\n');
 }

@@ -58,6 +58,7 @@ const OPTIONS = {
   profile: { type: 'string' },
   baseline: { type: 'string' },
   'write-baseline': { type: 'string' },
+  collections: { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
 
@@ -233,6 +234,7 @@ setFrom('profile', 'CONFORMANCE_PROFILE');
 setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.reports));
 setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.baseline));
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
+setFrom('collections', 'API_COLLECTIONS', values.collections && resolve(values.collections));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target is (each replay

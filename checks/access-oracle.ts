@@ -38,7 +38,7 @@ const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
  */
 function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const verb = c.preflight ? 'OPTIONS (a CORS pre-flight)' : (c.method ?? 'GET');
-  const list = `the payments list of the ${c.merchant} merchant`;
+  const list = `the ${c.list ?? 'payments'} list of the ${c.merchant} merchant`;
   const where = c.endpoint === 'status' ? `${verb} /merchant/status` : verb === 'GET' ? list : `${verb} to ${list}`;
   const cred = c.credential;
   const refused = (rule: AccessRule, what: string): AccessExpectation => ({

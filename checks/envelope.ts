@@ -16,8 +16,11 @@ import {
 import { type Derivation, derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
 
-/** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema. */
-export function envelopeViolation(e: Exchange): Violation | undefined {
+/** What a listing's records must be: payments (the payment schema), or another collection's (any JSON value). */
+export type RecordKind = 'payments' | 'other';
+
+/** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema (payments only). */
+export function envelopeViolation(e: Exchange, records: RecordKind = 'payments'): Violation | undefined {
   if (e.status !== 200) {
     return { rule: 'ENV-SCHEMA', expected: 'HTTP 200 with a listing envelope', received: excerpt(e), exchange: e };
   }
@@ -29,6 +32,7 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
     const list = problems.map((p) => p.message).join('; '); // each message starts with its JSON pointer
     return { rule: 'ENV-SCHEMA', expected: 'the §2 envelope', received: list, exchange: e };
   }
+  if (records === 'other') return undefined; // another collection's records have no schema the spec shows
   const data = (e.json as { data: unknown[] }).data;
   for (const [i, record] of data.entries()) {
     const bad = validatePayment(record, `/data/${i}`);
@@ -49,29 +53,29 @@ export function envelopeViolation(e: Exchange): Violation | undefined {
  * PAG-ECHO: `offset` echoed as sent (0 if omitted), `limit` echoed as the limit in force. Only for a 200. Over the cap
  * the limit in force is LIM-CAP's (100): an answer that breaks the cap says the echo may follow from it.
  */
-export function echoViolation(e: Exchange, sent: Window, defaultLimit: number): Violation | undefined {
+export function echoViolation(e: Exchange, sent: Window, defaultLimit: number, max = MAX_LIMIT): Violation | undefined {
   const env = readEnvelope(e);
   if (!env) return undefined; // not a usable 200: other checks judge it
-  if (echoesAsSent(env, sent, defaultLimit)) return undefined;
+  if (echoesAsSent(env, sent, defaultLimit, max)) return undefined;
   const offset = sent.offset ?? 0;
-  const limit = limitInForce(sent, defaultLimit);
-  const over = sent.limit !== undefined && sent.limit > MAX_LIMIT;
+  const limit = limitInForce(sent, defaultLimit, max);
+  const over = sent.limit !== undefined && sent.limit > max;
   const v: Violation = {
     rule: 'PAG-ECHO',
     expected: `offset ${offset}${sent.offset === undefined ? ' (omitted)' : ''}, limit ${limit}${sent.limit === undefined ? ' (omitted: the default)' : over ? ` (${sent.limit} clamped)` : ''}`,
     received: `offset ${env.offset}, limit ${env.limit}`,
     exchange: e,
   };
-  return derive(v, capBasis(e, sent));
+  return derive(v, capBasis(e, sent, max));
 }
 
 /**
  * Over the cap, the limit in force is LIM-CAP's (100): an expectation that takes it for the limit rests on the cap,
  * and an answer that breaks the cap says so.
  */
-export function capBasis(e: Exchange, sent: Window): Derivation[] {
-  if (sent.limit === undefined || sent.limit <= MAX_LIMIT) return [];
-  const cap = capViolation(e, sent.limit);
+export function capBasis(e: Exchange, sent: Window, max = MAX_LIMIT): Derivation[] {
+  if (sent.limit === undefined || sent.limit <= max) return [];
+  const cap = capViolation(e, sent.limit, max);
   const why = `limit ${sent.limit} was sent, so the limit in force is the cap of LIM-CAP, which the answer breaks (${cap?.received})`;
   return cap ? [{ rule: 'LIM-CAP', why }] : [];
 }
@@ -80,10 +84,16 @@ export function capBasis(e: Exchange, sent: Window): Derivation[] {
  * What an expectation computed from a page's own echo and total rests on, where that breaks another rule: an echo
  * other than what was sent (PAG-ECHO), a total other than the listing's reference read (PAG-TOTAL, when one is known).
  */
-export function pageBasis(e: Exchange, sent: Window, defaultLimit: number, referenceTotal?: number): Derivation[] {
+export function pageBasis(
+  e: Exchange,
+  sent: Window,
+  defaultLimit: number,
+  referenceTotal?: number,
+  max = MAX_LIMIT,
+): Derivation[] {
   const env = readEnvelope(e);
   if (!env) return [];
-  const echo = echoViolation(e, sent, defaultLimit);
+  const echo = echoViolation(e, sent, defaultLimit, max);
   const total = referenceTotal !== undefined && env.total !== referenceTotal;
   return [
     ...(echo
@@ -191,22 +201,25 @@ export function emptyViolation(
   return derive(v, env.data.length > 0 && env.total !== knownTotal ? [{ rule: 'PAG-TOTAL', why }] : []);
 }
 
-/** LIM-CAP: `limit` > 100 never yields more than 100 records: a 4xx, or a 200 echoing limit 100. */
-export function capViolation(e: Exchange, requested: number): Violation | undefined {
+/**
+ * LIM-CAP: `limit` > 100 never yields more than 100 records: a 4xx, or a 200 echoing limit 100 (`max`: another
+ * collection's maximum).
+ */
+export function capViolation(e: Exchange, requested: number, max = MAX_LIMIT): Violation | undefined {
   if (isClientError(e.status)) return undefined;
   const env = readEnvelope(e);
   if (!env) {
     return {
       rule: 'LIM-CAP',
-      expected: `a 4xx, or HTTP 200 echoing limit 100 (limit=${requested} sent)`,
+      expected: `a 4xx, or HTTP 200 echoing limit ${max} (limit=${requested} sent)`,
       received: excerpt(e),
       exchange: e,
     };
   }
-  if (env.data.length > MAX_LIMIT || env.limit !== MAX_LIMIT) {
+  if (env.data.length > max || env.limit !== max) {
     return {
       rule: 'LIM-CAP',
-      expected: `at most 100 records and limit echoed as 100 (limit=${requested} sent)`,
+      expected: `at most ${max} records and limit echoed as ${max} (limit=${requested} sent)`,
       received: `${env.data.length} records, limit echoed ${env.limit}`,
       exchange: e,
     };
@@ -219,33 +232,37 @@ export function capViolation(e: Exchange, requested: number): Violation | undefi
  * target may read it as any number, or refuse it, but never serve more than 100 records: a 4xx, or a 200 that
  * echoes a limit of at most 100 and holds no more records than it echoes.
  */
-export function capNotationViolation(e: Exchange, written: string): Violation | undefined {
+export function capNotationViolation(e: Exchange, written: string, max = MAX_LIMIT): Violation | undefined {
   if (isClientError(e.status)) return undefined;
   const env = readEnvelope(e);
   if (!env) {
     return {
       rule: 'LIM-CAP',
-      expected: `a 4xx, or HTTP 200 with at most 100 records for ${written}`,
+      expected: `a 4xx, or HTTP 200 with at most ${max} records for ${written}`,
       received: excerpt(e),
       exchange: e,
     };
   }
-  if (env.data.length <= Math.min(MAX_LIMIT, env.limit) && env.limit <= MAX_LIMIT) return undefined;
+  if (env.data.length <= Math.min(max, env.limit) && env.limit <= max) return undefined;
   return {
     rule: 'LIM-CAP',
-    expected: `at most 100 records, and no more than the limit echoed (at most 100), for ${written}`,
+    expected: `at most ${max} records, and no more than the limit echoed (at most ${max}), for ${written}`,
     received: `${env.data.length} records, limit echoed ${env.limit}`,
     exchange: e,
   };
 }
 
 /** INP-ROBUST: odd input gets a 4xx, or a 200 whose envelope satisfies every invariant; never a 5xx. */
-export function robustnessViolation(e: Exchange, label: string): Violation | undefined {
+export function robustnessViolation(
+  e: Exchange,
+  label: string,
+  records: RecordKind = 'payments',
+): Violation | undefined {
   if (e.status >= 500) {
     return { rule: 'INP-ROBUST', expected: `a 4xx or a valid 200 for ${label}`, received: excerpt(e), exchange: e };
   }
   if (e.status !== 200) return undefined;
-  const broken = envelopeViolation(e) ?? sizeViolation(e);
+  const broken = envelopeViolation(e, records) ?? sizeViolation(e);
   if (!broken) return undefined;
   const v: Violation = {
     rule: 'INP-ROBUST',

@@ -138,6 +138,8 @@ export function permutationViolation(
   expected: readonly unknown[],
   rule: RuleId,
   label: string,
+  /** How a record reads in the report (another collection's names its sort field, not `amount`). */
+  describe: (record: unknown) => string = describeRecord,
 ): Violation | undefined {
   const key = identity([...expected, ...walk.records]);
   const want = new Set(expected.map(key));
@@ -149,7 +151,7 @@ export function permutationViolation(
       return {
         rule,
         expected: `${label}: each record once (no duplicate across pages)`,
-        received: `record #${earlier} and #${i} are the same record (${describeRecord(record)})`,
+        received: `record #${earlier} and #${i} are the same record (${describe(record)})`,
         ...evidence(walk, earlier, i),
       };
     }
@@ -160,7 +162,7 @@ export function permutationViolation(
     return {
       rule,
       expected: `${label}: only the ${expected.length} expected records`,
-      received: `record #${extra} (${describeRecord(walk.records[extra])}) is not one of them`,
+      received: `record #${extra} (${describe(walk.records[extra])}) is not one of them`,
       exchange: pageOf(walk, extra).page,
     };
   }
@@ -169,7 +171,7 @@ export function permutationViolation(
     return {
       rule,
       expected: `${label}: all ${expected.length} expected records`,
-      received: `${missing.length} missing (${walk.records.length} read), e.g. ${missing.slice(0, 3).map(describeRecord).join('; ')}`,
+      received: `${missing.length} missing (${walk.records.length} read), e.g. ${missing.slice(0, 3).map(describe).join('; ')}`,
       exchange: walk.pages[0]?.exchange,
       related: walk.pages.slice(1).map((p) => p.exchange),
     };

@@ -50,14 +50,14 @@ export function crossing(s: Scope, p: Provenance): ProvenanceRule | undefined {
   if (s.presenter === 'none') return 'AUTH-MISSING';
   if (s.presenter === 'invalid') return unknownList ? 'AUTH-FIRST' : 'AUTH-INVALID';
   if (s.presenter === 'revoked') return unknownList ? 'AUTH-FIRST' : 'AUTH-REVOKED';
-  if (s.presenter === 'restricted') return 'AUTH-FORBIDDEN';
+  // The restricted key may list another collection where the collections file says so (or does not say).
+  if (s.presenter === 'restricted' && !s.mayList?.includes(p.collection ?? '')) return 'AUTH-FORBIDDEN';
   if (s.mode !== p.mode) {
     const onSandbox = s.endpoint === 'list' && SANDBOXES.includes(s.merchant as Holder);
     return s.mode === 'live' && onSandbox ? 'MODE-LIVE-SANDBOX' : 'MODE-ISOLATION';
   }
-  if (s.endpoint === 'list' && s.merchant !== 'unknown' && s.merchant !== undefined && s.merchant !== p.merchant) {
-    return 'MER-ISOLATION';
-  }
+  const merchantList = s.endpoint === 'list' && s.merchant !== 'unknown' && s.merchant !== undefined;
+  if (merchantList && p.merchant !== 'account' && s.merchant !== p.merchant) return 'MER-ISOLATION';
   return undefined;
 }
 
@@ -99,15 +99,25 @@ export function echoedBy(request: string): (value: unknown) => boolean {
   };
 }
 
-/** A learned record: the record, each provenance it was read under, and the first answer that showed it there. */
+/**
+ * A learned record: the record, its collection (absent: payments), each provenance it was read under, and the first
+ * answer that showed it there. Records of two collections are never one record, whatever their ids.
+ */
 interface Learned {
   record: Row;
+  collection?: string;
   seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
 }
 
-const provenanceKey = (p: Provenance) => `${p.merchant}/${p.mode}`;
+const provenanceKey = (p: Provenance) => `${p.collection ? `${p.collection}:` : ''}${p.merchant}/${p.mode}`;
 const describeProvenance = (p: Provenance) =>
-  `the ${p.mode}-mode listing of the ${p.merchant === 'otherSandbox' ? 'other sandbox' : p.merchant} merchant`;
+  p.merchant === 'account'
+    ? `the ${p.mode}-mode ${p.collection} listing of the account`
+    : `the ${p.mode}-mode ${p.collection ? `${p.collection} ` : ''}listing of the ${p.merchant === 'otherSandbox' ? 'other sandbox' : p.merchant} merchant`;
+
+/** Whether `o` holds every field of `r` with the same value: a record of another collection shown whole. */
+const isWhole = (o: Row, r: Row) =>
+  Object.keys(r).length >= 2 && Object.entries(r).every(([k, v]) => k in o && same(o[k], v));
 
 const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, Learned[]>>();
 
@@ -125,9 +135,9 @@ function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[
       const key = identityKey(record);
       const bucket = index.get(key) ?? [];
       index.set(key, bucket);
-      let entry = bucket.find((l) => isRecord(record, l.record));
+      let entry = bucket.find((l) => l.collection === provenance.collection && isRecord(record, l.record));
       if (!entry) {
-        entry = { record, seen: new Map() };
+        entry = { record, ...(provenance.collection ? { collection: provenance.collection } : {}), seen: new Map() };
         bucket.push(entry);
       }
       if (!entry.seen.has(provenanceKey(provenance)))
@@ -215,12 +225,18 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
   const out: Sighting[] = [];
   for (const answer of answers) {
     const echoed = echoedBy(answer.request);
+    // A record of the collection the request names (payments, for any other path) matches as a record; another
+    // collection's only whole: a refund that shares a payment's id is not that payment.
+    const own = answer.scope.collection;
+    const matches = (value: Row, l: Learned) =>
+      l.collection === own ? isRecord(value, l.record, echoed) : isWhole(value, l.record);
     for (const { where, value } of answer.objects ?? []) {
-      const learned = index.get(identityKey(value))?.find((l) => isRecord(value, l.record, echoed));
+      const learned = index.get(identityKey(value))?.find((l) => matches(value, l));
       if (learned) out.push({ answer, learned, shown: `carried record ${short(value)} in ${where}` });
     }
     for (const { where, text } of answer.texts ?? []) {
-      for (const { learned, excerpt } of recordsInText(text, ids, echoed)) {
+      // A run of fields is read as a record of the request's own collection only.
+      for (const { learned, excerpt } of recordsInText(text, ids, echoed).filter((r) => r.learned.collection === own)) {
         out.push({
           answer,
           learned,
@@ -254,7 +270,10 @@ const short = (r: Row) => {
 export function provenanceViolations(
   answers: readonly WatchedAnswer[],
   rule: ProvenanceRule,
+  /** Only the violations about this collection's records (undefined: payments'); all, when not given. */
+  of?: { collection: string | undefined },
 ): { violations: Violation[]; stats: ProvenanceStats } {
+  const mine = (l: Learned) => of === undefined || l.collection === of.collection;
   const index = learnedRecords(answers);
   const violations: Violation[] = [];
   const byPresenter: Record<string, number> = {};
@@ -265,8 +284,17 @@ export function provenanceViolations(
     for (const l of bucket) {
       const seen = [...l.seen.values()];
       for (const s of seen) listings.add(provenanceKey(s.provenance));
-      if (seen.length < 2) continue;
-      const [a, b] = seen as [(typeof seen)[0], (typeof seen)[0]];
+      // The first two listings of one record that share none: two modes, or two merchants.
+      const pair = seen
+        .flatMap((a, i) => seen.slice(i + 1).map((b) => [a, b] as const))
+        .find(([a, b]) => {
+          const merchants = a.provenance.merchant !== 'account' && b.provenance.merchant !== 'account';
+          return (
+            a.provenance.mode !== b.provenance.mode || (merchants && a.provenance.merchant !== b.provenance.merchant)
+          );
+        });
+      if (!pair || !mine(l)) continue;
+      const [a, b] = pair;
       const found: ProvenanceRule = a.provenance.mode !== b.provenance.mode ? 'MODE-ISOLATION' : 'MER-ISOLATION';
       if (found !== rule) continue;
       violations.push({
@@ -279,6 +307,7 @@ export function provenanceViolations(
   }
   for (const answer of answers) byPresenter[answer.scope.presenter] = (byPresenter[answer.scope.presenter] ?? 0) + 1;
   for (const { answer, learned, shown } of sightingsOf(answers)) {
+    if (!mine(learned)) continue;
     const crossed = [...learned.seen.values()].find((s) => crossing(answer.scope, s.provenance) === rule);
     if (!crossed) continue;
     const refusal = answer.status >= 400;
@@ -292,10 +321,13 @@ export function provenanceViolations(
   return { violations, stats: { records, answers: answers.length, byPresenter, listings: [...listings].sort() } };
 }
 
-/** KEY-SECRET over every answer: each answer that gave a key back. */
-export function keyLeakViolations(answers: readonly WatchedAnswer[]): Violation[] {
+/** KEY-SECRET over every answer: each answer that gave a key back (on a collection's path only, when `of` names it). */
+export function keyLeakViolations(
+  answers: readonly WatchedAnswer[],
+  of?: { collection: string | undefined },
+): Violation[] {
   return answers
-    .filter((a) => a.keyLeak !== undefined)
+    .filter((a) => a.keyLeak !== undefined && (of === undefined || a.scope.collection === of.collection))
     .map((a) => ({
       rule: 'KEY-SECRET' as const,
       expected: `no key, whole, encoded or most of it, in the answer to ${a.request}`,
@@ -310,14 +342,16 @@ export function keyLeakViolations(answers: readonly WatchedAnswer[]): Violation[
  * requests the rule is about.
  */
 export function unexercised(rule: ProvenanceRule, stats: ProvenanceStats, asked: number): string | undefined {
-  const modes = new Set(stats.listings.map((l) => l.split('/')[1]));
-  const merchants = new Set(stats.listings.map((l) => l.split('/')[0]));
+  // A listing `refunds:sandbox/test` is the sandbox merchant's too, in test mode.
+  const bare = stats.listings.map((l) => l.replace(/^[^:/]+:/, ''));
+  const modes = new Set(bare.map((l) => l.split('/')[1]));
+  const merchants = new Set(bare.map((l) => l.split('/')[0]).filter((m) => m !== 'account'));
   if (stats.records === 0) return 'no listing the configuration can read held a record: nothing to trace';
   if (rule === 'MODE-ISOLATION' && modes.size < 2)
     return `records of one mode only were read (${stats.listings.join(', ')}): no record of the other mode could cross`;
   if (rule === 'MER-ISOLATION' && merchants.size < 2)
     return `records of one merchant only were read (${stats.listings.join(', ')}): no other merchant's record could cross`;
-  if (rule === 'MODE-LIVE-SANDBOX' && !stats.listings.some((l) => l.endsWith('/test') && !l.startsWith('live/')))
+  if (rule === 'MODE-LIVE-SANDBOX' && !bare.some((l) => l.endsWith('/test') && !l.startsWith('live/')))
     return 'no sandbox record was read: none could reach the live key';
   if (asked === 0) return 'no answer of the run came to the requests this rule is about';
   return undefined;

@@ -8,10 +8,10 @@ import { parseArgs } from 'node:util';
 import {
   describeVariants,
   FAULTS,
+  faultsByCollection,
   IDENTITY,
   type RunningMock,
   resolveVariants,
-  selectFaults,
   startMock,
   TEST_CA,
   VARIANT_DIMENSIONS,
@@ -23,7 +23,8 @@ export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run m
   --host HOST              address to bind (default ${IDENTITY.host})
   --seed N                 data seed (default ${IDENTITY.seed})
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
-  --fault NAME             switch on a named deviation from the spec; repeatable
+  --fault NAME             switch on a named deviation from the spec; repeatable; NAME@refunds: on the example
+                           collection's requests only
   --grow N                 the data set grows: after every N-th request, one new payment in every listing
   --tls                    serve HTTPS with the test-only certificate of mock/tls/ (127.0.0.1, localhost)
   --rate-limit N           allow N requests in any second; beyond that 429 with Retry-After (RateLimit headers)
@@ -116,7 +117,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     if (values['port-file'] !== undefined && !values['port-file'].trim())
       throw new UsageError('--port-file needs a file name');
     resolveVariants(values.variant ?? []);
-    selectFaults(values.fault ?? []);
+    faultsByCollection(values.fault ?? []);
   } catch (err) {
     io.err(`mock: ${err instanceof Error ? err.message : String(err)} (see --help)`);
     return 2;

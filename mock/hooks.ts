@@ -23,6 +23,8 @@ export interface RequestFacts {
   presented: string | undefined;
   /** The request's Content-Type header, as sent. */
   contentType?: string;
+  /** The collection other than payments whose path it names (collections.ts), if any. */
+  collection?: string;
 }
 
 /** One stage's hooks, compiled: per hook point of `H`, the active faults' hooks in catalogue order. */

@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueKeys } from './auth.ts';
+import { buildRefundStore, REFUND_LIMITS, REFUNDS_SHAPE } from './collections.ts';
 import { DATA_PLANS, generateDataset } from './data.ts';
-import { FAULTS as CATALOGUE, type Fault, selectFaults as select, switchboard } from './faults/index.ts';
+import { FAULTS as CATALOGUE, type Fault, scopedFaults, selectFaults as select, switchboard } from './faults/index.ts';
 import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
-import { API_PREFIX } from './routes.ts';
+import { API_PREFIX, COLLECTION_SUFFIXES } from './routes.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
@@ -39,6 +40,15 @@ export const FAULTS: readonly FaultInfo[] = CATALOGUE;
 /** The faults named, in catalogue order. Throws FaultError naming an unknown fault and listing the known ones. */
 export const selectFaults: (names?: readonly string[]) => FaultInfo[] = select;
 
+/** The collections the mock serves beside payments (an example, not the vendor's): a fault may be scoped to one. */
+const MOCK_COLLECTIONS: readonly string[] = Object.keys(COLLECTION_SUFFIXES);
+
+/**
+ * Fault names as given (`NAME`, or `NAME@COLLECTION`: on that collection's requests only), checked: each by
+ * collection ('' for payments and every other path). Throws FaultError for an unknown fault or collection.
+ */
+export const faultsByCollection = (names: readonly string[] = []) => scopedFaults(names, MOCK_COLLECTIONS);
+
 export interface MockOptions {
   /** 0 = a free port (default). */
   port?: number;
@@ -48,7 +58,7 @@ export interface MockOptions {
   seed?: number;
   /** `{ 'over-limit': 'reject' }` or `['over-limit=reject', 'invalid=422,ties=reverse']`. */
   variants?: VariantInput;
-  /** Fault names from FAULTS. */
+  /** Fault names from FAULTS; `NAME@refunds` switches NAME on for the example collection's requests only. */
   faults?: string[];
   /** Where unexpected errors are reported; stderr by default. */
   log?: (line: string) => void;
@@ -109,10 +119,19 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     throw new RangeError(`grow.every must be a positive integer, got ${grow.every}`);
   }
   const faults = opts.faults ?? [];
-  const board = switchboard(faults);
+  const scoped = faultsByCollection(faults);
+  const board = switchboard(scoped.get('') ?? []);
   const keys = issueKeys(board.auth);
-  const store = buildStore(generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]), variants);
+  const dataset = generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]);
+  const store = buildStore(dataset, variants);
   const settings = querySettings(variants, board.params);
+  const refundsBoard = switchboard(scoped.get('refunds') ?? []);
+  const refunds = {
+    board: refundsBoard,
+    settings: querySettings(variants, refundsBoard.params, REFUND_LIMITS),
+    shape: REFUNDS_SHAPE,
+    store: buildRefundStore(dataset, variants),
+  };
   const tls = opts.tls ? { cert: tlsFile('server.pem'), key: tlsFile('server.key') } : undefined;
   const server = createMockServer({
     store,
@@ -126,6 +145,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     grow,
     rateLimit: opts.rateLimit,
     latencyMs: opts.latencyMs,
+    collections: { refunds },
   });
 
   const host = opts.host ?? IDENTITY.host;

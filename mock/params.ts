@@ -9,6 +9,7 @@ import { IDENTITY } from './identity.ts';
 import type { Filter } from './store.ts';
 import type { Variants } from './variants.ts';
 
+/** A sort's direction, as payments write it: `amount` ascending, `-amount` descending (sortField: another field's). */
 type Sort = 'amount' | '-amount';
 
 /** Query behaviour fixed at start: fixture limits and variants, possibly patched by faults. */
@@ -21,10 +22,17 @@ export interface QuerySettings {
   unknownSort: Variants['unknown-sort'];
 }
 
-export function querySettings(variants: Variants, board: Board<ParamsHooks>): QuerySettings {
+/** The limits of the spec's payments (the fixture's); another collection may have its own (collections.ts). */
+const SPEC_LIMITS = { defaultLimit: IDENTITY.defaultLimit, maxLimit: IDENTITY.maxLimit };
+
+export function querySettings(
+  variants: Variants,
+  board: Board<ParamsHooks>,
+  limits: { defaultLimit: number; maxLimit: number } = SPEC_LIMITS,
+): QuerySettings {
   const settings: QuerySettings = {
-    defaultLimit: IDENTITY.defaultLimit,
-    maxLimit: IDENTITY.maxLimit,
+    defaultLimit: limits.defaultLimit,
+    maxLimit: limits.maxLimit,
     overLimit: variants['over-limit'],
     invalid: variants.invalid,
     unknownStatus: variants['unknown-status'],
@@ -42,10 +50,39 @@ export interface ParsedQuery {
   limitGiven: boolean;
   filter: Filter;
   sort: Sort | undefined;
+  /** The field sorted by, on a collection other than payments (collections.ts): `sort` is then its direction. */
+  sortField?: string;
 }
 
 const PARAMS = ['offset', 'limit', 'filter[status]', 'sort'] as const;
 type Param = (typeof PARAMS)[number];
+
+/**
+ * What a listing's query takes besides offset and limit, and what its refusals say: its filter parameter and the
+ * values it knows, and its sort values, each to a direction and field. Payments' (§4.2) by default; the example
+ * collection (collections.ts) has its own. The filter's value fills the listing's one filter slot (`filter[status]`).
+ */
+export interface QueryShape {
+  filterParam: string;
+  filterValues: readonly string[];
+  sorts: Readonly<Record<string, { sort: Sort; field?: string }>>;
+  messages: Readonly<
+    Record<'invalidFilter' | 'unknownFilter' | 'invalidSort' | 'invalidLimit' | 'limitTooLarge', Message>
+  >;
+}
+
+export const PAYMENTS_SHAPE: QueryShape = {
+  filterParam: 'filter[status]',
+  filterValues: STATUSES,
+  sorts: { amount: { sort: 'amount' }, '-amount': { sort: '-amount' } },
+  messages: {
+    invalidFilter: MESSAGES.invalidStatus,
+    unknownFilter: MESSAGES.unknownStatus,
+    invalidSort: MESSAGES.invalidSort,
+    invalidLimit: MESSAGES.invalidLimit,
+    limitTooLarge: MESSAGES.limitTooLarge,
+  },
+};
 
 /** Where faults hook into the query settings and the parameters, in the order they are asked. */
 export interface ParamsHooks {
@@ -75,15 +112,17 @@ interface Collected {
 }
 
 /** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
-function collect(search: string, board: Board<ParamsHooks>): Collected {
+function collect(search: string, board: Board<ParamsHooks>, shape: QueryShape): Collected {
   const collected: Collected = { raw: {}, repeated: [] };
   if (search === '') return collected;
   const { raw, repeated } = collected;
   for (const [name, value] of new URLSearchParams(search)) {
     const refused = firstAnswer(board.queryValue, name, value);
     if (refused) return { ...collected, refused };
-    if (!(PARAMS as readonly string[]).includes(name)) continue;
-    const param = name as Param;
+    // The listing's own filter parameter fills the filter slot; another listing's is no parameter of this one.
+    const slot = name === shape.filterParam ? 'filter[status]' : name === 'filter[status]' ? '' : name;
+    if (!(PARAMS as readonly string[]).includes(slot)) continue;
+    const param = slot as Param;
     if (raw[param] === undefined) raw[param] = value;
     else if (!repeated.includes(param)) repeated.push(param);
   }
@@ -91,15 +130,20 @@ function collect(search: string, board: Board<ParamsHooks>): Collected {
 }
 
 /** A parameter error: 400, or 422 under the invalid=422 variant. */
-function fail(s: QuerySettings, param: Param, message: Message): ParseResult {
+function fail(s: QuerySettings, param: string, message: Message): ParseResult {
   return { failure: reject(s.invalid === '422' ? 422 : 400, message, param) };
 }
 
 export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
 
-export function parseQuery(search: string, s: QuerySettings, board: Board<ParamsHooks>): ParseResult {
+export function parseQuery(
+  search: string,
+  s: QuerySettings,
+  board: Board<ParamsHooks>,
+  shape: QueryShape = PAYMENTS_SHAPE,
+): ParseResult {
   const coerce = s.invalid === 'coerce';
-  const { raw, repeated, refused } = collect(search, board);
+  const { raw, repeated, refused } = collect(search, board, shape);
   if (refused) return { failure: refused };
   // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
   const refusedRepeat = repeated.find((param) => !board.repeated.some((accepts) => accepts(param)));
@@ -123,36 +167,44 @@ export function parseQuery(search: string, s: QuerySettings, board: Board<Params
     // Huge digit strings become Infinity: over the cap like any other large limit.
     const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
     if (n > s.maxLimit) {
-      if (s.overLimit === 'reject') return fail(s, 'limit', MESSAGES.limitTooLarge);
+      if (s.overLimit === 'reject') return fail(s, 'limit', shape.messages.limitTooLarge);
       limit = s.maxLimit;
     } else if (n >= 1) {
       limit = n;
     } else {
       const faulty = firstAnswer(board.oddParam, 'limit', raw.limit);
       if (faulty !== undefined) limit = faulty;
-      else if (!coerce) return fail(s, 'limit', MESSAGES.invalidLimit);
+      else if (!coerce) return fail(s, 'limit', shape.messages.invalidLimit);
     }
   }
 
   let filter: Filter = 'all';
   const status = raw['filter[status]'];
   if (status === '') {
-    if (!coerce) return fail(s, 'filter[status]', MESSAGES.invalidStatus);
+    if (!coerce) return fail(s, shape.filterParam, shape.messages.invalidFilter);
   } else if (status !== undefined) {
-    const known = STATUSES.find((name) => name === status) ?? firstAnswer(board.oddStatus, status);
-    if (known) filter = known;
-    else if (s.unknownStatus === 'reject') return fail(s, 'filter[status]', MESSAGES.unknownStatus);
+    // A fault's odd reading counts only where it names a value of this listing's filter.
+    const odd = (raw: string) => {
+      const value = firstAnswer(board.oddStatus, raw);
+      return value !== undefined && shape.filterValues.includes(value) ? value : undefined;
+    };
+    const known = shape.filterValues.find((name) => name === status) ?? odd(status);
+    if (known) filter = known as Filter;
+    else if (s.unknownStatus === 'reject') return fail(s, shape.filterParam, shape.messages.unknownFilter);
     else filter = 'none';
   }
 
   let sort: Sort | undefined;
+  let sortField: string | undefined;
   const order = raw.sort;
-  if (order === 'amount' || order === '-amount') sort = order;
+  const sorted = order !== undefined && Object.hasOwn(shape.sorts, order) ? shape.sorts[order] : undefined;
+  if (sorted) ({ sort, field: sortField } = sorted);
   else if (order === '') {
-    if (!coerce) return fail(s, 'sort', MESSAGES.invalidSort);
-  } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', MESSAGES.invalidSort);
+    if (!coerce) return fail(s, 'sort', shape.messages.invalidSort);
+  } else if (order !== undefined && s.unknownSort === 'reject') return fail(s, 'sort', shape.messages.invalidSort);
 
   const query: ParsedQuery = { offset, limit, limitGiven: raw.limit !== undefined, filter, sort };
+  if (sortField !== undefined) query.sortField = sortField;
   for (const rewrite of board.query) rewrite(query, search);
   return { query };
 }

@@ -4,8 +4,11 @@
  */
 import type { RequestFacts } from './hooks.ts';
 
-/** The endpoint a path names; its kinds are hooks.ts's `RouteKind`. */
-export type Route = { kind: 'status' } | { kind: 'list'; merchantId: string } | { kind: 'unknown' };
+/** The endpoint a path names; its kinds are hooks.ts's `RouteKind`. A list of another collection names it. */
+export type Route =
+  | { kind: 'status' }
+  | { kind: 'list'; merchantId: string; collection?: CollectionName }
+  | { kind: 'unknown' };
 
 /** Where faults hook into routing (server.ts asks them after parsing the target). */
 export interface RouteHooks {
@@ -21,6 +24,9 @@ export const API_PREFIX = { none: '', api: '/api/v2' } as const;
 const STATUS_PATH = '/merchant/status';
 export const LIST_PREFIX = '/payments/n1/merchant/';
 export const LIST_SUFFIX = '/payments';
+/** The collections the mock serves beside payments (collections.ts), each a list of a merchant: its path's end. */
+export const COLLECTION_SUFFIXES = { refunds: '/refunds' } as const;
+export type CollectionName = keyof typeof COLLECTION_SUFFIXES;
 
 /** The path segment decoded, or undefined when its percent-encoding is malformed. */
 function decodeSegment(raw: string): string | undefined {
@@ -60,16 +66,20 @@ export function parseTarget(url: string): RequestTarget {
 /** The endpoint a path names. */
 export function routeOf(path: string): Route {
   if (path === STATUS_PATH) return { kind: 'status' };
-  if (
-    path.length > LIST_PREFIX.length + LIST_SUFFIX.length &&
-    path.startsWith(LIST_PREFIX) &&
-    path.endsWith(LIST_SUFFIX)
-  ) {
-    const raw = path.slice(LIST_PREFIX.length, path.length - LIST_SUFFIX.length);
-    if (!raw.includes('/')) {
-      // An undecodable id names no merchant; keeping it raw leads to "merchant not found".
-      return { kind: 'list', merchantId: decodeSegment(raw) ?? raw };
-    }
+  const lists: Array<[string, CollectionName | undefined]> = [
+    [LIST_SUFFIX, undefined],
+    ...(Object.entries(COLLECTION_SUFFIXES) as Array<[CollectionName, string]>).map(
+      ([name, suffix]): [string, CollectionName] => [suffix, name],
+    ),
+  ];
+  for (const [suffix, collection] of lists) {
+    if (path.length <= LIST_PREFIX.length + suffix.length || !path.startsWith(LIST_PREFIX) || !path.endsWith(suffix))
+      continue;
+    const raw = path.slice(LIST_PREFIX.length, path.length - suffix.length);
+    if (raw.includes('/')) continue;
+    // An undecodable id names no merchant; keeping it raw leads to "merchant not found".
+    const merchantId = decodeSegment(raw) ?? raw;
+    return collection ? { kind: 'list', merchantId, collection } : { kind: 'list', merchantId };
   }
   return { kind: 'unknown' };
 }

@@ -8,16 +8,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
-import { checkPermission, decideAccess } from './authorize.ts';
+import { type Access, checkPermission, decideAccess } from './authorize.ts';
+import type { CollectionStore } from './collections.ts';
 import { type Failure, MESSAGES, type Message, reject } from './errors.ts';
 import { FaultCrash } from './faults/index.ts';
 import { firstAnswer, type RequestFacts } from './hooks.ts';
 import { type MethodsAnswer, methodAfterAuth, methodBeforeAuth } from './methods.ts';
-import { parseQuery, type QuerySettings } from './params.ts';
+import { PAYMENTS_SHAPE, type ParsedQuery, parseQuery, type QuerySettings, type QueryShape } from './params.ts';
 import { runQuery } from './query.ts';
 import { createRenderer, type Decision, type Reply } from './render.ts';
-import { API_PREFIX, parseTarget, withinPrefix } from './routes.ts';
-import type { Store } from './store.ts';
+import { API_PREFIX, type CollectionName, parseTarget, type Route, withinPrefix } from './routes.ts';
+import type { ListingViews, Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
 import { type ThrottleOptions, throttle } from './throttle.ts';
 import type { Variants } from './variants.ts';
@@ -36,6 +37,34 @@ export interface MockConfig extends ThrottleOptions {
   onRequest?: (request: RecordedRequest) => void;
   /** A growing data set: after every `every`-th request, one new payment in every listing. */
   grow?: { every: number };
+  /** The collections served beside payments (collections.ts): each with its own faults, query settings and lists. */
+  collections?: Partial<Record<CollectionName, ServedCollection>>;
+}
+
+/** A collection served beside payments: the faults switched on for it (`NAME@refunds`), its settings, query, lists. */
+interface ServedCollection {
+  board: Switchboard;
+  settings: QuerySettings;
+  shape: QueryShape;
+  store: CollectionStore;
+}
+
+/** What a request's collection brings to the pass: its faults, query settings and shape, and its lists. */
+interface Lane {
+  board: Switchboard;
+  settings: QuerySettings;
+  shape: QueryShape;
+  views(listings: readonly string[], query: Pick<ParsedQuery, 'sortField'>): ListingViews;
+}
+
+/** The lane of a route: payments' (and every path not a collection's), or the collection's it names. */
+function laneOf(c: MockConfig, route: Route): Lane | undefined {
+  const name = route.kind === 'list' ? route.collection : undefined;
+  if (name === undefined) {
+    return { board: c.board, settings: c.settings, shape: PAYMENTS_SHAPE, views: (l) => c.store.listing(l) };
+  }
+  const served = c.collections?.[name];
+  return served && { ...served, views: (l, q) => served.store.listing(l, q) };
 }
 
 /** A request as a recorder sees it: the method, the target as sent and how it authenticated (never the key). */
@@ -69,11 +98,16 @@ function decide(
   const { search } = target;
   facts.path = target.path;
   facts.search = search;
-  const route = firstAnswer(c.board.routes.route, target.route, facts) ?? target.route;
+  // A collection's path is served by its lane (its own faults and lists); one the mock does not serve is no path.
+  const lane = laneOf(c, target.route);
+  if (!lane) target.route = { kind: 'unknown' };
+  const board = lane?.board ?? c.board;
+  if (target.route.kind === 'list' && target.route.collection) facts.collection = target.route.collection;
+  const route = firstAnswer(board.routes.route, target.route, facts) ?? target.route;
   facts.route = route.kind;
   // The method as the router dispatches it; then what answers a method before authentication (CORS middleware, a
   // router without a HEAD route: variants options, head).
-  const method = firstAnswer(c.board.routes.method, sentMethod, facts) ?? sentMethod;
+  const method = firstAnswer(board.routes.method, sentMethod, facts) ?? sentMethod;
   const early = methodBeforeAuth(c.variants, method, route.kind);
   if (early) return byMethod(early);
   // A strict gateway (documented-headers=enforced) refuses a request without the endpoint's documented headers first.
@@ -83,10 +117,10 @@ function decide(
 
   // 2. Authenticate first: a request without a valid key gets 401 on any path, existing or not
   // (routing=route-first: on a path no endpoint serves, 404 comes first).
-  const revealed = firstAnswer(c.board.auth.beforeAuth, route, c.store, facts);
+  const revealed = firstAnswer(board.auth.beforeAuth, route, c.store, facts);
   if (revealed) return failed(revealed);
   if (route.kind === 'unknown' && c.variants.routing === 'route-first') return failed(reject(404, MESSAGES.notFound));
-  const auth = authenticate(c.keys, c.board.auth, c.variants, authorization, route, facts);
+  const auth = authenticate(c.keys, board.auth, c.variants, authorization, route, facts);
   facts.presented = auth.presented;
   if (auth.key === undefined) return failed(auth.failure);
 
@@ -95,43 +129,57 @@ function decide(
   const other = methodAfterAuth(c.variants, method);
   if (other) return byMethod(other);
   if (route.kind === 'status') {
-    const denied = checkPermission(c.board.authorize, auth.key, undefined, facts);
+    const denied = checkPermission(board.authorize, auth.key, undefined, facts);
     return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
   }
+  // A list route always has a lane (a route a fault made of another path: payments').
+  const served = lane ?? (laneOf(c, { kind: 'status' }) as Lane);
 
   // 4. Authorize: merchant and mode, then permission.
-  const access = decideAccess(c.store, c.board.authorize, c.variants, route.merchantId, auth.key.mode, facts);
-  // A refusal is final; only a fault's `refused` hook makes it send anything along (the page a listing would serve).
-  const refused = (failure: Failure): Decision => {
-    if (c.board.authorize.refused.length === 0) return failed(failure);
-    const preview = (listings: readonly string[]) => {
-      const parsed = parseQuery(search, c.settings, c.board.params);
-      if (parsed.failure) return [];
-      const context = {
-        request: facts,
-        access,
-        query: parsed.query,
-        views: c.store.listing(listings),
-        store: c.store,
-        requestNo,
-      };
-      return runQuery(context, c.board.query).data.map((row) => JSON.parse(c.store.json(row)) as unknown);
-    };
-    const copy = { ...failure };
-    for (const rewrite of c.board.authorize.refused) rewrite(copy, { access, request: facts, preview });
-    return failed(copy);
-  };
+  const access = decideAccess(c.store, board.authorize, c.variants, route.merchantId, auth.key.mode, facts);
+  const parse = () => parseQuery(search, served.settings, board.params, served.shape);
+  const refused = (failure: Failure) => refusal(failure, { c, board, access, facts, requestNo, parse, lane: served });
   if (access.failure) return refused(access.failure);
-  const denied = checkPermission(c.board.authorize, auth.key, access.merchant, facts);
+  const denied = checkPermission(board.authorize, auth.key, access.merchant, facts);
   if (denied) return refused(denied);
 
   // 5. Parameters, then 6. the query: filter, sort and paginate over precomputed lists (7. render follows).
-  const parsed = parseQuery(search, c.settings, c.board.params);
+  const parsed = parse();
   if (parsed.failure) return failed(parsed.failure);
   const { store } = c;
-  const views = store.listing(access.listing);
+  const views = served.views(access.listing, parsed.query);
   const context = { request: facts, access, query: parsed.query, views, store, requestNo };
-  return { kind: 'list', page: runQuery(context, c.board.query) };
+  return { kind: 'list', page: runQuery(context, board.query) };
+}
+
+/**
+ * A refusal of the listing as sent: final, unless a fault's `refused` hook makes it send something along (the page
+ * the listing would have served: `preview`).
+ */
+function refusal(
+  failure: Failure,
+  r: {
+    c: MockConfig;
+    board: Switchboard;
+    access: Access;
+    facts: RequestFacts;
+    requestNo: number;
+    parse: () => ReturnType<typeof parseQuery>;
+    lane: Lane;
+  },
+): Decision {
+  const { c, board, access, facts, requestNo } = r;
+  if (board.authorize.refused.length === 0) return failed(failure);
+  const preview = (listings: readonly string[]) => {
+    const parsed = r.parse();
+    if (parsed.failure) return [];
+    const views = r.lane.views(listings, parsed.query);
+    const context = { request: facts, access, query: parsed.query, views, store: c.store, requestNo };
+    return runQuery(context, board.query).data.map((row) => JSON.parse(c.store.json(row)) as unknown);
+  };
+  const copy = { ...failure };
+  for (const rewrite of board.authorize.refused) rewrite(copy, { access, request: facts, preview });
+  return failed(copy);
 }
 
 /** Stack frames only: an error message might quote request input, so it is not logged. */
@@ -165,8 +213,20 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, [number, Message]>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, MESSAGES.requestTimeout],
 };
 
+/** The renderer of each answer: its collection's (whose render faults apply to its own answers), else payments'. */
+function renderersOf(config: MockConfig): ReturnType<typeof createRenderer> {
+  const renderers = new Map(
+    Object.entries(config.collections ?? {}).map(([name, served]) => [
+      name,
+      createRenderer(config.variants, served.board.render, config.store.json),
+    ]),
+  );
+  const payments = createRenderer(config.variants, config.board.render, config.store.json);
+  return (decision, facts, no) => (renderers.get(facts.collection ?? '') ?? payments)(decision, facts, no);
+}
+
 export function createMockServer(config: MockConfig): Server {
-  const render = createRenderer(config.variants, config.board.render, config.store.json);
+  const render = renderersOf(config);
   const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   let requestNo = 0;
   /** After the every-th request (MockOptions.grow), the data set gains a payment in every listing. */

@@ -33,8 +33,8 @@ import { type Summary, summarize } from './summary.ts';
 import { consoleTable, headline, outcomeLine, targetPhrase } from './summary-text.ts';
 
 export default class EndOfRunReporter implements Reporter {
-  /** Each selected check by test id, with its rule and title. */
-  private readonly selected = new Map<string, { rule: RuleId; title: string }>();
+  /** Each selected check by test id, with its rule, title and collection (another than payments). */
+  private readonly selected = new Map<string, { rule: RuleId; title: string; collection?: string }>();
   /** Each check's record by test id: a retried check counts once, by its last attempt. */
   private readonly records = new Map<string, CheckRecord>();
   private readonly globalErrors: string[] = [];
@@ -59,7 +59,8 @@ export default class EndOfRunReporter implements Reporter {
     if (this.shard) this.outputDir = join(this.outputDir, shardFolder(this.shard));
     for (const test of suite?.allTests() ?? []) {
       const rule = ruleIdOfTitle(test.title);
-      if (rule) this.selected.set(test.id, { rule, title: test.title });
+      const collection = test.annotations.find((a) => a.type === 'collection')?.description;
+      if (rule) this.selected.set(test.id, { rule, title: test.title, ...(collection ? { collection } : {}) });
     }
   }
 
@@ -150,7 +151,8 @@ export default class EndOfRunReporter implements Reporter {
     for (const [id, check] of this.selected) {
       if (this.records.has(id)) continue;
       const reason = stopped ? `the run was ${status} before it started` : 'it never started';
-      this.records.set(id, notRunRecord({ rule: check.rule, check: check.title }, 'interrupted', reason));
+      const record = notRunRecord({ rule: check.rule, check: check.title }, 'interrupted', reason);
+      this.records.set(id, check.collection ? { ...record, collection: check.collection } : record);
     }
   }
 

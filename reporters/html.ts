@@ -10,6 +10,7 @@ import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { describeInputs, describeTarget } from '../core/model/run-context.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
+import { collectionOf } from './collections-grid.ts';
 import type { Summary } from './summary.ts';
 import { baselineLines, headline, methodsOf, NO_TARGET, requestLinesOf, requestLogOf } from './summary-text.ts';
 
@@ -88,6 +89,30 @@ export const legend = (states: string[]): string =>
   `<p class="legend">${states.map((s) => `<span class="${cellClass(s)}">${esc(s)}</span>`).join('')}</p>`;
 
 const anchor = (i: number) => `check-${i + 1}`;
+
+/**
+ * The grid of rules × collections (a run given other collections than payments): each cell the rule's verdict on that
+ * collection, linked to its first check there; "—" where the rule has no check on it.
+ */
+function collectionsGrid(s: Summary, index: Map<CheckRecord, number>): string[] {
+  const names = s.collections ?? [];
+  if (names.length === 0) return [];
+  const cell = (rule: string, name: string) => {
+    const c = s.rules.find((r) => r.id === rule)?.collections?.[name];
+    if (!c) return '<td class="cell">—</td>';
+    const first = s.checks.find((x) => x.rule === rule && collectionOf(x) === name);
+    const text = `${esc(c.verdict)} <span class="facts">${esc(c.requests)}</span>`;
+    const inner = first ? `<a href="#${anchor(index.get(first) as number)}">${text}</a>` : text;
+    return `<td class="cell ${cellClass(c.verdict)}">${inner}</td>`;
+  };
+  return [
+    '<h2>Rules × collections</h2>',
+    '<p class="facts">Each cell: the rule\'s verdict on that collection and the requests its checks sent, linked to its first check; "—": no check of the rule there.</p>',
+    `<table class="grid"><thead><tr><th>rule</th>${names.map((n) => `<th>${esc(n)}</th>`).join('')}</tr></thead><tbody>`,
+    ...s.rules.map((r) => `<tr><td>${esc(r.id)}</td>${names.map((n) => cell(r.id, n)).join('')}</tr>`),
+    '</tbody></table>',
+  ];
+}
 
 /** What a check's verdict does to the run, in words (its disposition, core/model/disposition.ts). */
 const DOES: Record<ReturnType<typeof disposition>, string> = {
@@ -171,6 +196,7 @@ export function conformanceHtml(s: Summary): string {
           '<table class="grid"><thead><tr><th>rule / check</th><th>this run</th><th>requests</th><th>evidence</th></tr></thead><tbody>',
           ...rows,
           '</tbody></table>',
+          ...collectionsGrid(s, index),
           '<h2>Evidence, check by check</h2>',
           ...s.checks.map((c, i) => evidence(c, i, s.strict)),
         ]

@@ -1,19 +1,22 @@
 /**
  * junit.xml from the rule matrix (replacing Playwright's junit reporter, which records a thrown violation as an
- * `error`): one test suite per rule that has checks, one test case per check, the rule id, level and verdict as
- * properties. What fails the run (the check's disposition, core/model/disposition.ts: a MUST rule's failure, or an
- * advisory finding with CONFORMANCE_STRICT=1) is a `<failure>`; a known deviation, an inconclusive or not-run check
- * is `<skipped>` with the reason; an advisory finding that does not fail the run is system-out; an expired baseline
+ * `error`): one test suite per rule that has checks (per collection, for a run given other collections than payments),
+ * one test case per check, the rule id, level and verdict (and the collection) as properties. What fails the run (the
+ * check's disposition, core/model/disposition.ts: a MUST rule's failure, or an advisory finding with
+ * CONFORMANCE_STRICT=1) is a `<failure>`; a known deviation, an inconclusive or not-run check is `<skipped>` with the
+ * reason; an advisory finding that does not fail the run is system-out; an expired baseline
  * entry is a failing test case of its own. The headline (the outcome) names the whole; every test suite and test case
  * names the target (`target`: its base URL and profile, never a key or a query). A run refused at its set-up (exit 2)
  * is one failing test case, "set-up", that carries the sentences that refused it.
  */
 
 import { describeEntry } from '../core/model/baseline.ts';
+import { PAYMENTS_NAME } from '../core/model/collection.ts';
 import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
+import { collectionOf } from './collections-grid.ts';
 import type { Summary } from './summary.ts';
 import { headline, requestLinesOf, targetPhrase } from './summary-text.ts';
 
@@ -99,11 +102,22 @@ export function junitXml(s: Summary): string {
     suites.push(...setUpSuite(s, target));
     [tests, failures] = [1, 1];
   }
-  const ruleIds = [...new Set(s.checks.map((c) => c.rule))];
-  for (const id of ruleIds) {
-    const r = ruleOf(id);
-    const checks = s.checks.filter((c) => c.rule === id);
-    const cases = checks.map((c) => {
+  // A suite per rule; with other collections than payments, a suite per collection (its test cases classed by rule).
+  const groups = s.collections?.length
+    ? s.collections.map((name) => ({
+        name: `${name}${name === PAYMENTS_NAME ? ' (the spec, §4.2)' : ' (--collections)'}`,
+        checks: s.checks.filter((c) => collectionOf(c) === name),
+      }))
+    : [...new Set(s.checks.map((c) => c.rule))].map((id) => {
+        const r = ruleOf(id);
+        return {
+          name: `${id} (${r.level}, ${r.section}): ${r.requirement}`,
+          checks: s.checks.filter((c) => c.rule === id),
+        };
+      });
+  for (const group of groups) {
+    const cases = group.checks.map((c) => {
+      const r = ruleOf(c.rule);
       const b = body(c, s.strict);
       const props = [
         target,
@@ -115,6 +129,7 @@ export function junitXml(s: Summary): string {
         ...(c.requestLines ? [property('requestLines', `${c.requestLines[0]}-${c.requestLines[1]}`)] : []),
         ...(c.requestLog ? [property('requestLog', c.requestLog)] : []),
         ...(c.known ? [property('knownUntil', c.known.until)] : []),
+        ...(c.collection ? [property('collection', c.collection)] : []),
       ];
       return {
         b,
@@ -125,7 +140,7 @@ export function junitXml(s: Summary): string {
     const k = cases.filter((c) => c.b.skipped).length;
     [tests, failures, skipped] = [tests + cases.length, failures + f, skipped + k];
     suites.push(
-      `  <testsuite name="${xml(`${id} (${r.level}, ${r.section}): ${r.requirement}`)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${k}" time="0"><properties>${target}</properties>`,
+      `  <testsuite name="${xml(group.name)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${k}" time="0"><properties>${target}</properties>`,
       ...cases.map((c) => c.xml),
       '  </testsuite>',
     );

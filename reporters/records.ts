@@ -15,7 +15,16 @@ export function recordOfResult(test: TestCase, result: TestResult): CheckRecord 
   if (!rule) return undefined;
   const attached = result.attachments.find((a) => a.name === CHECK_RECORD_ATTACHMENT && a.body);
   if (attached?.body) return JSON.parse(attached.body.toString('utf8')) as CheckRecord;
-  const base = { rule, check: test.title, reproduction: [], requests: 0, notes: [] };
+  // A collection's check is annotated with its collection (fixtures/collections.ts): its record names it too.
+  const collection = test.annotations.find((a) => a.type === 'collection')?.description;
+  const base = {
+    rule,
+    check: test.title,
+    ...(collection ? { collection } : {}),
+    reproduction: [],
+    requests: 0,
+    notes: [],
+  };
   switch (result.status) {
     case 'timedOut':
       return {

@@ -8,6 +8,7 @@ import { REPORT_FILES } from '../core/model/outputs.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { type CheckRecord, RULE_SEVERITY } from '../core/model/verdict.ts';
 import { type Deviations, expiredLine, fixedLine, knownLine, unjudgedLine, unseenLine } from './baseline.ts';
+import { gridLines, gridMarkdown } from './collections-grid.ts';
 import type { Outcome } from './outcome.ts';
 import type { RuleRow, Summary } from './summary.ts';
 
@@ -142,6 +143,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     ...(s.target ? [`Target: ${describeTarget(s.target)}; ${describeInputs(s.target)}`] : []),
     head,
     ...lines,
+    ...gridLines(rows, s.collections ?? []),
     '',
     ...(findings.length ? ['Findings:', ...findings.map((l) => `  ${l}`), ''] : []),
     ...(deviations.length ? [`Baseline ${s.deviations?.file}:`, ...deviations.map((l) => `  ${l}`), ''] : []),
@@ -193,6 +195,7 @@ export function markdown(s: Summary): string {
               `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
           ),
           '',
+          ...gridMarkdown(s.rules, s.collections ?? []),
         ]
       : []),
     ...(findings.length ? ['Findings:', '', ...findings.map((l) => `- ${esc(l)}`), ''] : []),

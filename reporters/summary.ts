@@ -20,6 +20,7 @@ import {
 } from '../core/model/verdict.ts';
 import { type Deviations, expiredLines, judgeBaseline } from './baseline.ts';
 import { mayFollow } from './blame.ts';
+import { type CollectionCell, cellsOf, collectionsOf } from './collections-grid.ts';
 import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
 
 export interface RuleRow {
@@ -34,6 +35,8 @@ export interface RuleRow {
   notes: string[];
   /** The failing rules every finding of this rule may follow from (reporters/blame.ts): it is not a likely cause. */
   mayFollowFrom?: string[];
+  /** With other collections than payments (`--collections`): the rule on each (reporters/collections-grid.ts). */
+  collections?: Record<string, CollectionCell>;
 }
 
 /** What a run was, besides its checks: enough to decide its outcome again when shards are merged. */
@@ -70,6 +73,8 @@ export interface Summary extends RunInfo {
   checks: CheckRecord[];
   /** What the baseline made of the run (known, fixed, expired entries), when there was one. */
   deviations?: Deviations;
+  /** The collections the run checked, payments first, when it was given others (`--collections`): the grid's columns. */
+  collections?: string[];
 }
 
 /** conformance.json's layout version: bumped when a field changes meaning or goes away. */
@@ -130,13 +135,15 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
   const judged = info.baseline ? judgeBaseline(records, info.baseline, info.seed) : undefined;
   const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
   const follows = mayFollow(checks);
+  const collections = collectionsOf(checks);
   const rows = RULES.map((r) => {
-    const row = ruleRow(
-      r,
-      checks.filter((c) => c.rule === r.id),
-    );
+    const own = checks.filter((c) => c.rule === r.id);
+    const row = ruleRow(r, own);
     const from = follows.get(r.id);
-    return from ? { ...row, mayFollowFrom: from } : row;
+    const withFrom = from ? { ...row, mayFollowFrom: from } : row;
+    return collections.length
+      ? { ...withFrom, collections: cellsOf(own, collections, (cs) => ruleRow(r, cs)) }
+      : withFrom;
   });
   const outcome = decideOutcome({
     rules: rows,
@@ -155,6 +162,7 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
     rules: rows,
     checks,
     ...(judged ? { deviations: judged.deviations } : {}),
+    ...(collections.length ? { collections } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
 import { RULES } from '../core/model/rules.ts';
+import { COLLECTION_MAX_RECORDS, COLLECTION_RUNS } from '../core/run/collection-listings.ts';
 import { MIN_CHECK_LIMIT_MS } from '../core/run/limits.ts';
 import variables from '../core/run/variables.json' with { type: 'json' };
 import { FAULTS, VARIANT_DIMENSIONS } from '../mock/index.ts';
@@ -22,6 +23,7 @@ import { PROGRESS_EVERY_MS } from '../reporters/progress.ts';
 import { SCHEMA_VERSION } from '../reporters/summary.ts';
 import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
+import { COLLECTION_FAULTS, COLLECTION_VARIANTS } from '../tests/proof/collection-projects.ts';
 import { DEFAULT_COMBINATIONS } from '../tests/proof/legal-space.ts';
 import { VARIANT_SETS } from '../tests/proof/variant-sets.ts';
 
@@ -33,13 +35,24 @@ const table = (head: string[], rows: string[][]) =>
     '\n',
   );
 
-/** Which spec files hold checks of each rule: test titles start with the rule id. */
+/**
+ * Which spec files hold checks of each rule: test titles start with the rule id (the checks of other collections in
+ * specs/collections/ name it first to `titled`).
+ */
 export function checkedIn(): Map<string, string[]> {
   const where = new Map<string, string[]>();
-  for (const file of readdirSync(new URL('specs/', ROOT)).sort()) {
+  const files = readdirSync(new URL('specs/', ROOT), { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.ts'),
+  );
+  for (const file of files.sort((a, b) =>
+    a.includes('/') === b.includes('/') ? a.localeCompare(b) : a.includes('/') ? 1 : -1,
+  )) {
     const text = read(`specs/${file}`);
     for (const r of RULES) {
-      if (new RegExp(`['"\`]${r.id} `).test(text)) where.set(r.id, [...(where.get(r.id) ?? []), `specs/${file}`]);
+      const found =
+        new RegExp(`['"\`]${r.id} `).test(text) ||
+        new RegExp(`titled\\(\\s*'${r.id}'|\\['${r.id}',|^\\s*'${r.id}': '`, 'm').test(text);
+      if (found) where.set(r.id, [...(where.get(r.id) ?? []), `specs/${file}`]);
     }
   }
   return where;
@@ -111,6 +124,9 @@ const variablesTable = () =>
     variables.map((v) => [`\`${v.name}\``, 'flag' in v ? `\`${v.flag}\`` : '', cell(v.default), cell(v.about)]),
   );
 
+/** The proof's projects on the example collection: its variant combinations and its scoped faults. */
+const COLLECTION_PROJECTS = Object.keys(COLLECTION_VARIANTS).length + COLLECTION_FAULTS.length;
+
 /** A count in words for prose: 2 → "twice". */
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
 
@@ -123,7 +139,11 @@ export const FIGURES: Record<string, () => string> = {
   'variant-sets': () => String(Object.keys(VARIANT_SETS).length),
   'variant-axes': () => String(VARIANT_DIMENSIONS.length),
   'legal-combinations': () => String(DEFAULT_COMBINATIONS),
-  'proof-projects': () => String(FAULTS.length + Object.keys(VARIANT_SETS).length + DEFAULT_COMBINATIONS),
+  'proof-projects': () =>
+    String(FAULTS.length + Object.keys(VARIANT_SETS).length + DEFAULT_COMBINATIONS + COLLECTION_PROJECTS),
+  'collection-projects': () => String(COLLECTION_PROJECTS),
+  'collection-max-records': () => String(COLLECTION_MAX_RECORDS),
+  'collection-runs': () => String(COLLECTION_RUNS),
   'retries-429': () => String(MAX_429_RETRIES),
   'retries-transport': () => times(TRANSPORT_RETRIES),
   'retry-after-cap': () => `${MAX_PAUSE_MS / 1000} s`,

@@ -2,7 +2,8 @@
  * The size check of the lint stage (`npm run lint`): no function of the shipped code and its scripts is longer than
  * MAX_LINES lines, from the first line of its declaration to its closing line (nested functions count in the function
  * that holds them). A function that long does several jobs; its parts get names. The tests are not measured, nor a
- * spec's `test.describe` block (a list of checks, not a function a reader follows). `--list N` prints every function
+ * spec's list of checks (a `test.describe` block, the block of checks `eachCollection` declares per collection, or a
+ * function whose every statement declares a check: a list, not a function a reader follows). `--list N` prints every function
  * of N lines or more, longest first. Parsed with the TypeScript compiler, JavaScript (bin/) too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,12 +33,23 @@ export function measuredFiles(root = ROOT): string[] {
   return [...atRoot, ...inFolders].filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.compiled.ts')).sort();
 }
 
-/** Whether a function is the body of a `describe` block (`test.describe('…', () => {…})`). */
+/** Whether a function is a list of checks: a `describe` block, `eachCollection`'s block, or only `test(…)` calls. */
 function isDescribeBlock(node: ts.Node): boolean {
   const call = node.parent;
-  if (!call || !ts.isCallExpression(call)) return false;
-  const callee = call.expression.getText();
-  return /(^|\.)describe(\.(serial|parallel|only|skip))?$/.test(callee);
+  if (call && ts.isCallExpression(call)) {
+    const callee = call.expression.getText();
+    if (/(^|\.)describe(\.(serial|parallel|only|skip))?$|^eachCollection$/.test(callee)) return true;
+  }
+  const body = (node as { body?: ts.Node }).body;
+  if (!body || !ts.isBlock(body) || body.statements.length === 0) return false;
+  return body.statements.every(
+    (st) =>
+      (ts.isExpressionStatement(st) &&
+        ts.isCallExpression(st.expression) &&
+        /^test(\.describe)?$/.test(st.expression.expression.getText())) ||
+      // a one-line name for what the checks share
+      (ts.isVariableStatement(st) && !st.getText().includes('\n')),
+  );
 }
 
 /** A function's name as a reader finds it: its own, its variable's, its property's or method's, else `(anonymous)`. */

@@ -13,21 +13,34 @@
 
 import { keyLeakViolations, type ProvenanceRule, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
+import { publishedCollections } from '../core/model/collection.ts';
 import { asKey } from '../core/model/credentials.ts';
 import { type Listing, MAX_LIMIT, readableListings, withSelection } from '../core/model/listing.ts';
 import type { Presenter, WatchedAnswer } from '../core/model/provenance.ts';
 import { statusCounts } from '../core/model/result-set.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
+import { collectionListings } from '../core/run/collection-listings.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
 import { addWatchCost, readWatchedAnswers } from '../core/run/watch.ts';
+import { detailsOf, eachCollection, titled } from '../fixtures/collections.ts';
 import { type Need, settle, test } from '../fixtures/test.ts';
 
-/** Every listing the configuration can read, the second sandbox merchant's too. */
+/**
+ * Every listing the configuration can read, the second sandbox merchant's too; then every listing of the other
+ * collections the run was given (read whole, so that their records are traced too).
+ */
 function everyListing(ctx: CheckContext): Listing[] {
   const { merchants } = ctx.target;
   const other = merchants.otherSandbox ? [{ merchant: merchants.otherSandbox, auth: asKey('test') }] : [];
-  return [...readableListings(ctx.target), ...other];
+  const collections = publishedCollections().flatMap((c) => {
+    const listings = collectionListings(ctx.target, c);
+    const second = c.access.scope === 'merchant' && merchants.otherSandbox && c.access.modes.includes('test');
+    return second
+      ? [...listings, { merchant: merchants.otherSandbox as string, auth: asKey('test'), collection: c }]
+      : listings;
+  });
+  return [...readableListings(ctx.target), ...other, ...collections];
 }
 
 const asked = new WeakMap<object, Promise<string>>();
@@ -48,15 +61,17 @@ function askEverywhere(ctx: CheckContext): Promise<string> {
       const askedBefore = new Set<string>();
       // A listing as the watcher names it: the merchant's role and the key (presenter) that lists it.
       const holder = (id: string) => Object.entries(ctx.target.merchants).find(([, m]) => m === id)?.[0];
-      const keyOf = (l: Listing) => `${holder(l.merchant)}|${l.auth.kind === 'key' ? l.auth.slot : ''}`;
+      const keyOf = (l: Listing) =>
+        `${l.collection?.name ?? ''}|${holder(l.merchant)}|${l.auth.kind === 'key' ? l.auth.slot : ''}`;
       for (const a of seen) {
-        for (const r of a.learned?.records ?? []) {
+        // The payments' statuses: another collection's records have statuses of their own.
+        for (const r of a.learned?.provenance.collection ? [] : (a.learned?.records ?? [])) {
           const s = (r as { status?: unknown } | null)?.status;
           if (typeof s === 'string') statuses.add(s);
         }
         if (!a.learned && a.status !== 200) continue;
         const status = a.query.find(([k]) => k === 'filter[status]')?.[1];
-        const key = `${a.scope.merchant}|${a.scope.presenter}`;
+        const key = `${a.scope.collection ?? ''}|${a.scope.merchant}|${a.scope.presenter}`;
         if (a.learned) read.add(key);
         if (status !== undefined) askedBefore.add(`${key}|${status}`);
       }
@@ -77,7 +92,8 @@ function askEverywhere(ctx: CheckContext): Promise<string> {
         }
       }
       let questions = 0;
-      for (const l of listings) {
+      // Statuses are the payments' (§3): asked of the payments listings only.
+      for (const l of listings.filter((x) => !x.collection)) {
         const key = keyOf(l);
         for (const status of statuses) {
           if (askedBefore.has(`${key}|${status}`)) continue;
@@ -136,12 +152,16 @@ const PRESENTERS: Record<ProvenanceRule, readonly Presenter[]> = {
   'AUTH-FIRST': ['invalid', 'revoked'],
 };
 
-const traced = (rule: ProvenanceRule, needs: Need[] = []) =>
+/**
+ * The check of one rule over every answer: the violations about payments' records (with other collections: each
+ * collection's own check below takes those about its records, so a failure names the collection it is about).
+ */
+const traced = (rule: ProvenanceRule, needs: Need[] = [], collection?: string) =>
   settle(
     async (ctx) => {
       const { learned, answers } = await everyAnswer(ctx);
       const t0 = performance.now();
-      const { violations, stats } = provenanceViolations(answers, rule);
+      const { violations, stats } = provenanceViolations(answers, rule, { collection });
       addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
       assertNone(violations);
@@ -149,7 +169,21 @@ const traced = (rule: ProvenanceRule, needs: Need[] = []) =>
       const why = unexercised(rule, stats, asked);
       if (why) notExercised(ctx, why);
     },
-    { needs },
+    { needs, collection },
+  );
+
+/** KEY-SECRET over every answer: those on a collection's path are its own (undefined: every other). */
+const leakless = (collection?: string) =>
+  settle(
+    async (ctx) => {
+      const { answers } = await everyAnswer(ctx);
+      const t0 = performance.now();
+      const leaks = keyLeakViolations(answers, { collection });
+      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+      ctx.notes.add(`${answers.length} answers of the run scanned`);
+      assertNone(leaks);
+    },
+    { collection },
   );
 
 test.describe('§5.9 No answer gives a key back', () => {
@@ -157,14 +191,7 @@ test.describe('§5.9 No answer gives a key back', () => {
   // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
   test(
     'KEY-SECRET no answer of the run gives a key back, whole, encoded or most of it (every method, status, path, query and credential)',
-    settle(async (ctx) => {
-      const { answers } = await everyAnswer(ctx);
-      const t0 = performance.now();
-      const leaks = keyLeakViolations(answers);
-      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
-      ctx.notes.add(`${answers.length} answers of the run scanned`);
-      assertNone(leaks);
-    }),
+    leakless(),
   );
 });
 
@@ -202,4 +229,25 @@ test.describe('§1, §5, §7 No answer shows a record the request may not see', 
   );
   // reading: a bad key gets 401 "on any merchant, existing or not": an unknown merchant's refusal shows nothing either.
   test('AUTH-FIRST no answer to a bad key on an unknown merchant shows a record', traced('AUTH-FIRST'));
+});
+
+/** The same over every answer, for each other collection the run was given: its answers' keys, its records' crossings. */
+const TRACED: ReadonlyArray<[ProvenanceRule, string, Need[]]> = [
+  ['MODE-ISOLATION', 'no answer of the run shows one of its records of the other mode', []],
+  ['MER-ISOLATION', "no answer of the run shows another merchant's record of it on a merchant's listing", []],
+  ['MODE-LIVE-SANDBOX', 'no answer to the live key shows one of its sandbox records', ['live']],
+  ['AUTH-FORBIDDEN', 'no answer to the restricted key shows one of its records it may not list', ['restricted']],
+  ['AUTH-MISSING', 'no answer without a key shows one of its records', []],
+  ['AUTH-INVALID', 'no answer to a credential never issued shows one of its records', []],
+  ['AUTH-REVOKED', 'no answer to a revoked key shows one of its records', ['revoked']],
+  ['AUTH-FIRST', 'no answer to a bad key on an unknown merchant shows one of its records', []],
+];
+
+eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c) => {
+  test(
+    titled('KEY-SECRET', c, 'no answer on its path gives a key back (every answer of the run)'),
+    detailsOf(c),
+    leakless(c.name),
+  );
+  for (const [rule, what, needs] of TRACED) test(titled(rule, c, what), detailsOf(c), traced(rule, needs, c.name));
 });

@@ -32,7 +32,7 @@ export const SPELLINGS: readonly Spelling[] = [
   { scheme: 'Bearer', gap: '  ' },
 ];
 /** Made-up header values (none is a secret): a scheme alone, junk, another scheme, no scheme. */
-const MALFORMED: readonly string[] = [
+export const MALFORMED: readonly string[] = [
   'Bearer',
   'Bearer ',
   'Bearer not-a-key',

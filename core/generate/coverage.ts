@@ -15,7 +15,6 @@ import type { QueryPairs } from '../model/exchange.ts';
 
 /** The parameters tried: the spec's four, and one it does not name. */
 export const COVERED_PARAMETERS = ['offset', 'limit', 'filter[status]', 'sort', 'cursor'] as const;
-type CoveredParameter = (typeof COVERED_PARAMETERS)[number];
 
 /** Lengths (in characters) where buffers, columns and parsers change: powers of two and their neighbours. */
 export const LENGTHS = [0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 1000, 1024, 4096] as const;
@@ -83,7 +82,8 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
 export interface CoverageCase {
   label: string;
-  parameter: CoveredParameter;
+  /** One of COVERED_PARAMETERS, or another collection's (`filter[reason]`). */
+  parameter: string;
   /** The classes this request covers, e.g. `length 33`, `Latin-1`, `hex`, `repeated`. */
   classes: string[];
   pairs: QueryPairs;
@@ -112,7 +112,7 @@ const shown = (value: string) => {
   return JSON.stringify(points.length > 8 ? `${points.slice(0, 6).join('')}…` : value);
 };
 
-function valueCase(parameter: CoveredParameter, c: CharClass, wanted: number, lengthClass: string): CoverageCase {
+function valueCase(parameter: string, c: CharClass, wanted: number, lengthClass: string): CoverageCase {
   const length = fitting(c, wanted);
   const value = repeat(c, length);
   return {
@@ -126,25 +126,32 @@ function valueCase(parameter: CoveredParameter, c: CharClass, wanted: number, le
 /**
  * The covering set: for each parameter, every length (0 to 4,096 and near the longest), each with a character class
  * in turn so that every class also meets every parameter; every number form on each parameter; and the structural
- * forms. Deterministic: the same set on every run.
+ * forms. Deterministic: the same set on every run. Another collection's parameters (`parameters`) may have some that
+ * get the number forms only (`numeric`: offset and limit, whose structure its filters cover) or no number form
+ * (`textual`: its sort).
  */
-export function coverageCases(): CoverageCase[] {
+export function coverageCases(
+  parameters: readonly string[] = COVERED_PARAMETERS,
+  numeric: readonly string[] = [],
+  textual: readonly string[] = [],
+): CoverageCase[] {
   const cases: CoverageCase[] = [];
   const lengths: Array<[number, string]> = [
     ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
     [Number.MAX_SAFE_INTEGER, 'near the longest'],
   ];
-  COVERED_PARAMETERS.forEach((parameter, p) => {
+  [...parameters, ...textual, ...numeric].forEach((parameter, p) => {
     // Rows enough for every length and every class: lengths cycle, classes shift per parameter (pairwise spread).
-    const rows = Math.max(lengths.length, CHAR_CLASSES.length);
+    const rows = numeric.includes(parameter) ? 0 : Math.max(lengths.length, CHAR_CLASSES.length);
     for (let r = 0; r < rows; r++) {
       const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
       const c = CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass;
       cases.push(valueCase(parameter, c, length, lengthClass));
     }
-    for (const [value, form] of NUMBER_FORMS) {
+    for (const [value, form] of textual.includes(parameter) ? [] : NUMBER_FORMS) {
       cases.push({ label: `${parameter}=${value} (${form})`, parameter, classes: [form], pairs: [[parameter, value]] });
     }
+    if (numeric.includes(parameter)) return;
     const bracketed = `${parameter}[]`;
     cases.push(
       {

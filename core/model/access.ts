@@ -37,6 +37,8 @@ export interface AccessCase {
   method?: SafeMethod;
   /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
   preflight?: true;
+  /** The list's collection, when another than payments (its name, for the report); judged as payments' list. */
+  list?: string;
 }
 
 /** The rules whose answers the access oracle fixes. */

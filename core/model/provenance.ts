@@ -11,10 +11,14 @@ import type { EndpointKind, SafeMethod } from './endpoints.ts';
 export type Holder = 'sandbox' | 'otherSandbox' | 'live';
 type Mode = 'test' | 'live';
 
-/** Where a record was read: whose listing, in which mode (the mode of the key that listed it). */
+/**
+ * Where a record was read: whose listing (a merchant's, or the account's for an account-wide collection), in which mode
+ * (the mode of the key that listed it), of which collection (absent: payments; a refund and a payment may share an id).
+ */
 export interface Provenance {
-  merchant: Holder;
+  merchant: Holder | 'account';
   mode: Mode;
+  collection?: string;
 }
 
 /**
@@ -32,6 +36,13 @@ export interface Scope {
   endpoint: EndpointKind;
   /** The merchant a list path names, folded to a configured one; `unknown` for any other id. */
   merchant?: Holder | 'unknown';
+  /** The collection other than payments whose path the request names (its list: endpoint `list`). */
+  collection?: string;
+  /**
+   * For the restricted key: the collections it may list (the collections file says it has the permission, or does not
+   * say): their records in its answers are no finding of AUTH-FORBIDDEN.
+   */
+  mayList?: string[];
 }
 
 /** One answer of the run as the watcher keeps it: the request in words, its scope, and what the answer carried. */

@@ -117,3 +117,30 @@ export function statusCounts(records: readonly unknown[]): Array<[string, number
   }
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
+
+/** A record's value of a field: `a.b` reads the field named so, else the nested one. */
+export function fieldOf(record: unknown, field: string): unknown {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const r = record as Record<string, unknown>;
+  if (field in r) return r[field];
+  return field
+    .split('.')
+    .reduce<unknown>(
+      (v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined),
+      r,
+    );
+}
+
+/** A field's value as a filter compares it: a string, number or boolean as text; anything else matches nothing. */
+export const asText = (v: unknown) =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+
+/** The values of a field in `records`, most frequent first (ties by value), with their counts. */
+export function fieldValueCounts(records: readonly unknown[], field: string): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const v = asText(fieldOf(r, field));
+    if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}

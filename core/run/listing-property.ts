@@ -10,7 +10,7 @@ import {
   describeListing,
   describeRequest,
   type Listing,
-  MAX_LIMIT,
+  maxLimitOf,
   type PageRequest,
   SPEC_STATUS,
   withSelection,
@@ -49,10 +49,12 @@ export function listingProperty(
       const e = await fetchPage(ctx.api, listingOf(c), c.r);
       if (e.status === 200) return judge(e, c);
       const r = c.r;
+      // Another collection's own cap, and its filter's values, where the listing is one.
       const mayRefuse =
-        (r.limit ?? 0) > MAX_LIMIT ||
+        (r.limit ?? 0) > maxLimitOf(listingOf(c)) ||
         (r.offset ?? 0) >= ABSURD_OFFSET ||
-        (r.status !== undefined && !known(c.i).has(r.status));
+        (r.status !== undefined && !known(c.i).has(r.status)) ||
+        (r.filter !== undefined && !known(c.i).has(r.filter.value));
       if (isClientError(e.status) && mayRefuse) return undefined;
       return {
         rule: ctx.rule,

@@ -11,13 +11,15 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
+import { type Collection, publishedCollections } from '../model/collection.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { paymentsPath } from '../model/listing.ts';
-import type { Holder, Presenter, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
+import type { Holder, Presenter, Provenance, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
 import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
+import { collectionScope, isOwnCollectionPath, restrictedMayList } from './collection-scope.ts';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,8 +60,12 @@ function merchantSegment(path: string): string | undefined {
   return m?.[1];
 }
 
-/** What a request asked for and as whom. */
-export function scopeOf(e: Pick<Exchange, 'auth' | 'method' | 'path'>, t: Target): Scope {
+/** What a request asked for and as whom (the collections besides payments: their paths are lists too). */
+export function scopeOf(
+  e: Pick<Exchange, 'auth' | 'method' | 'path'>,
+  t: Target,
+  collections: readonly Collection[] = [],
+): Scope {
   const presenter = presenterOf(e);
   const endpoint = endpointOf(e.path);
   const scope: Scope = { presenter, method: e.method, endpoint };
@@ -72,6 +78,9 @@ export function scopeOf(e: Pick<Exchange, 'auth' | 'method' | 'path'>, t: Target
     const roles = Object.entries(t.merchants) as Array<[Holder, string | undefined]>;
     scope.merchant = roles.find(([, id]) => id !== undefined && foldMerchantId(id) === folded)?.[0] ?? 'unknown';
   }
+  if (endpoint === 'other' && collections.length > 0)
+    Object.assign(scope, collectionScope(e.path, t, collections, foldMerchantId));
+  if (presenter === 'restricted' && collections.length > 0) scope.mayList = restrictedMayList(collections);
   return scope;
 }
 
@@ -165,11 +174,13 @@ export class AnswerWatch {
   constructor(
     private readonly target: Target,
     private readonly project: string,
+    /** The collections besides payments (published by the run's main process). */
+    private readonly collections: readonly Collection[] = publishedCollections(),
   ) {}
 
   /** What to keep of one answer. */
   see(e: Exchange): WatchedAnswer {
-    const scope = scopeOf(e, this.target);
+    const scope = scopeOf(e, this.target, this.collections);
     const check = e.sentFor?.check ?? null;
     const query = e.query.length ? `?${e.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
     const answer: WatchedAnswer = {
@@ -186,10 +197,15 @@ export class AnswerWatch {
     // A 2xx envelope (never `{...e}`: spreading the exchange would run its lazy key scan).
     const env = e.status >= 200 && e.status < 300 ? envelopeOf(e.json) : undefined;
     const learnable = env !== undefined && this.isOwnListing(e, scope);
-    if (learnable && scope.mode && scope.merchant && scope.merchant !== 'unknown') {
-      const provenance = { merchant: scope.merchant, mode: scope.mode };
+    const holder = scope.collection && !scope.merchant ? 'account' : scope.merchant;
+    if (learnable && scope.mode && holder && holder !== 'unknown') {
+      const provenance: Provenance = {
+        merchant: holder,
+        mode: scope.mode,
+        ...(scope.collection ? { collection: scope.collection } : {}),
+      };
       const fresh = env.data.filter((r) => {
-        const key = `${scope.merchant}/${scope.mode}/${isRow(r) && (typeof r.id === 'string' || typeof r.id === 'number') ? JSON.stringify(r.id) : JSON.stringify(r)}`;
+        const key = `${scope.collection ?? ''}/${holder}/${scope.mode}/${isRow(r) && (typeof r.id === 'string' || typeof r.id === 'number') ? JSON.stringify(r.id) : JSON.stringify(r)}`;
         if (this.kept.has(key)) return false;
         this.kept.add(key);
         return true;
@@ -225,6 +241,13 @@ export class AnswerWatch {
   /** A valid key with the permission, on the canonical path of a merchant its mode may list: its own records. */
   private isOwnListing(e: Exchange, s: Scope): boolean {
     if (s.method !== 'GET' || (s.presenter !== 'test' && s.presenter !== 'live')) return false;
+    const collection = this.collections.find((c) => c.name === s.collection);
+    if (collection) {
+      // Another collection's: a key of a mode it lists, on its path for the merchant (sandbox merchants: test only).
+      if (!collection.access.modes.includes(s.presenter)) return false;
+      if (collection.access.scope === 'merchant' && s.mode === 'live' && s.merchant !== 'live') return false;
+      return isOwnCollectionPath(e.path, this.target, collection, s);
+    }
     if (s.merchant === undefined || s.merchant === 'unknown') return false;
     if (s.mode === 'live' && s.merchant !== 'live') return false;
     return e.path === paymentsPath(this.target.merchants[s.merchant] as string);

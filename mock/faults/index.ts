@@ -57,6 +57,32 @@ export function selectFaults(names: readonly string[] = []): Fault[] {
   return FAULTS.filter((f) => names.includes(f.name));
 }
 
+/**
+ * Fault names as given, by the collection each is scoped to: `NAME` ('' — payments and every other path), or
+ * `NAME@COLLECTION` (that collection's requests only). A fault that acts at start on every request (the keys issued)
+ * cannot be scoped. Throws FaultError for an unknown fault or collection.
+ */
+export function scopedFaults(names: readonly string[], collections: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const given of names) {
+    const at = given.lastIndexOf('@');
+    const [name, collection] = at < 0 ? [given, ''] : [given.slice(0, at), given.slice(at + 1)];
+    const [found] = selectFaults([name]);
+    if (collection !== '' && !collections.includes(collection)) {
+      throw new FaultError(
+        `unknown collection "${collection}" in fault "${given}"; the mock serves: ${collections.join(', ')}`,
+      );
+    }
+    if (collection !== '' && found?.hooks.keys) {
+      throw new FaultError(
+        `fault "${name}" acts on the keys the mock issues, for every path: it cannot be scoped to ${collection}`,
+      );
+    }
+    out.set(collection, [...(out.get(collection) ?? []), name]);
+  }
+  return out;
+}
+
 export function switchboard(names: readonly string[] = []): Switchboard {
   return compileHooks(selectFaults(names).map((f) => f.hooks));
 }

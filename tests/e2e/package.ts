@@ -10,6 +10,7 @@
  *     gets "did you mean --env-file?";
  *   - `.env` in the current folder naming a closed port: exit 3 (inconclusive), one "unreachable" message;
  *   - `--env-file`, `--reports` and `--grep` against the mock with a PAG-TOTAL fault: exit 1, PAG-TOTAL decides;
+ *   - `--collections` with the package's example OpenAPI document lists the refunds checks; a bad file: exit 2;
  * then everything those runs wrote and printed is scanned for keys.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -238,6 +239,33 @@ export async function runPackage(): Promise<PackageResult[]> {
         ? []
         : [`exit ${wrong.status} (expected 1, decided by PAG-TOTAL): ${JSON.stringify(judged)}`],
       `exit ${wrong.status}, ${judged.decidedBy?.[0]?.slice(0, 60)}…`,
+    );
+
+    // Other collections: the package's example OpenAPI document, read by the compiled reader offline, lists the
+    // refunds checks; a collections file with a mistake is a bad configuration that names its line and pointer.
+    const example = join('node_modules', COMMAND, 'examples', 'openapi.yaml');
+    const listed = await command(app, ['--collections', example, '--', '--list'], cleanEnv(), 'collections-list');
+    writeFileSync(join(app, 'bad-collections.yaml'), 'collections:\n  - name: refunds\n    path: /r\n    sort: []\n');
+    const bad = await command(
+      app,
+      ['--collections', 'bad-collections.yaml', '--reports', 'out/bad'],
+      cleanEnv(),
+      'collections-bad',
+    );
+    report(
+      '--collections (the example OpenAPI document; a file with a mistake)',
+      [
+        ...(listed.status === 0 && /PAG-SIZE refunds: /.test(listed.output)
+          ? []
+          : [`--list exited ${listed.status}: ${listed.output.slice(-300)}`]),
+        ...(bad.status === 2 &&
+        /bad-collections\.yaml line 4 \(\/collections\/0\/sort\): unknown field "sort": did you mean "sorts"\?/.test(
+          bad.output,
+        )
+          ? []
+          : [`a bad file: exit ${bad.status} (expected 2, naming line 4): ${bad.output.slice(-300)}`]),
+      ],
+      `--list exit ${listed.status} with the refunds checks; a bad file exit ${bad.status}`,
     );
 
     // The HTML report without Allure (a devDependency): conformance.html, and how to get Allure.

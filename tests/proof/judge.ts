@@ -15,6 +15,7 @@ import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { recordOfResult } from '../../reporters/records.ts';
+import { scopedFaultOf } from './collection-projects.ts';
 import { describeCombination, legalProject } from './legal-space.ts';
 
 interface ProjectTally {
@@ -22,6 +23,8 @@ interface ProjectTally {
   failed: number;
   /** Rules whose checks recorded a failure (an advisory finding counts: its fault's run is strict). */
   fired: Set<string>;
+  /** The collections each finding was about: `RULE@collection` (payments for the spec's). */
+  firedOn: Set<string>;
   advisories: Set<string>;
   /** Checks that ended without a verdict of the target (a crash, a timeout): always suspicious. */
   otherErrors: string[];
@@ -64,6 +67,7 @@ export default class ProofJudge implements Reporter {
       tests: 0,
       failed: 0,
       fired: new Set(),
+      firedOn: new Set(),
       advisories: new Set(),
       otherErrors: [],
     };
@@ -81,6 +85,7 @@ export default class ProofJudge implements Reporter {
     const first = `${test.title}: ${finding ? renderFinding(record).split('\n')[0] : record.reason}`;
     t.firstFailure ??= first;
     if (finding) t.fired.add(record.rule);
+    if (finding) t.firedOn.add(`${record.rule}@${record.collection ?? 'payments'}`);
     else if (t.otherErrors.length < 3) t.otherErrors.push(first);
   }
 
@@ -91,6 +96,7 @@ export default class ProofJudge implements Reporter {
       tests: 0,
       failed: 0,
       fired: new Set(),
+      firedOn: new Set(),
       advisories: new Set(),
       otherErrors: [],
     });
@@ -103,13 +109,31 @@ export default class ProofJudge implements Reporter {
       const otherErrors = t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {};
       return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, ...otherErrors, verdict };
     });
+    // A fault switched on for one collection (`NAME@refunds`) must fail its rule on that collection, and no rule on
+    // another: a failure elsewhere (the payments) would mean the checks confuse the collections.
+    for (const name of [...this.tallies.keys()].filter((n) => scopedFaultOf(n))) {
+      const { fault, collection } = scopedFaultOf(name) as { fault: string; collection: string };
+      const f = FAULTS.find((x) => x.name === fault);
+      const t = this.tallies.get(name) as ProjectTally;
+      const elsewhere = [...t.firedOn].filter((x) => !x.endsWith(`@${collection}`));
+      const caught = f !== undefined && t.firedOn.has(`${f.rule}@${collection}`);
+      const verdict = t.tests === 0 ? 'NOT RUN' : !caught ? 'MISSED' : elsewhere.length ? 'ELSEWHERE' : 'caught';
+      mutation.push({
+        fault: `${fault}@${collection}`,
+        rule: f?.rule ?? 'ENV-SCHEMA',
+        failedRules: [...t.firedOn].sort(),
+        failedChecks: t.failed,
+        ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
+        verdict,
+      });
+    }
     const specificity = [...this.tallies.entries()]
-      .filter(([name]) => name.startsWith('variant:') || legalProject(name))
+      .filter(([name]) => name.startsWith('variant:') || name.startsWith('collection:') || legalProject(name))
       .map(([name, t]) => {
         const drawn = legalProject(name);
         const variants = this.variantsOf.get(name) ?? [];
         return {
-          variant: drawn ? name : name.slice('variant:'.length),
+          variant: drawn || name.startsWith('collection:') ? name : name.slice('variant:'.length),
           ...(drawn
             ? {
                 seed: drawn.seed,

@@ -12,9 +12,17 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { PROVENANCE_RULES } from '../../checks/provenance.ts';
+import { COLLECTION_TAG, COLLECTIONS_VAR } from '../../core/model/collection.ts';
 import { rule } from '../../core/model/rules.ts';
+import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
+import {
+  COLLECTION_FAULTS,
+  COLLECTION_VARIANTS,
+  EXAMPLE_COLLECTION,
+  EXAMPLE_COLLECTIONS,
+} from './collection-projects.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 import { VARIANT_SETS } from './variant-sets.ts';
 
@@ -35,6 +43,13 @@ if (process.env.TEST_WORKER_INDEX === undefined) {
   rmSync(WATCH_DIR, { recursive: true, force: true });
   mkdirSync(WATCH_DIR, { recursive: true });
 }
+// The example collection beside payments (examples/collections.json): its checks are declared for every project
+// (published here, inherited by the workers) and run only in the projects about it; the others leave them out.
+if (process.env.TEST_WORKER_INDEX === undefined && process.env[COLLECTIONS_VAR] === undefined) {
+  publishCollections((await loadCollections(EXAMPLE_COLLECTIONS)).collections);
+}
+const NOT_COLLECTIONS = new RegExp(COLLECTION_TAG);
+
 /** The spec judged last, over every answer of a project: each project's teardown runs it (`watch:<project>`). */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
 
@@ -48,18 +63,38 @@ const projects: MatrixProject[] = [
   ...FAULTS.map((f) => ({
     name: `fault:${f.name}`,
     grep: new RegExp(`(^| )${f.rule} `),
+    grepInvert: NOT_COLLECTIONS,
     // A handful of checks: one worker (a process started costs more than running them one after another).
     workers: 1,
     use: { mock: { faults: [f.name], strict: rule(f.rule).level === 'ADVISORY', recordViolations: true } },
   })),
   ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({
     name: `variant:${name}`,
+    grepInvert: NOT_COLLECTIONS,
     use: { mock: { variants, recordViolations: true } },
   })),
   ...legal.map((combination, i) => ({
     name: `legal:${seed}:${i + 1}`,
+    grepInvert: NOT_COLLECTIONS,
     use: { mock: { variants: variantArgs(combination), recordViolations: true } },
   })),
+  // The example collection: its checks on the clean mock and under legal variants (each must pass), and each fault
+  // switched on for it alone, with the checks of the fault's rule on every collection (it must fail there only).
+  ...Object.entries(COLLECTION_VARIANTS).map(([set, variants]) => ({
+    name: `collection:${EXAMPLE_COLLECTION}${set === 'default' ? '' : `:${set}`}`,
+    grep: NOT_COLLECTIONS,
+    use: { mock: { variants: [...variants], recordViolations: true } },
+  })),
+  ...COLLECTION_FAULTS.map((name) => {
+    const f = FAULTS.find((x) => x.name === name);
+    if (!f) throw new Error(`tests/proof/collection-projects.ts names an unknown fault: ${name}`);
+    return {
+      name: `fault:${name}@${EXAMPLE_COLLECTION}`,
+      grep: new RegExp(`(^| )${f.rule} `),
+      workers: 1,
+      use: { mock: { faults: [`${name}@${EXAMPLE_COLLECTION}`], recordViolations: true } },
+    };
+  }),
 ]
   .filter((p) => selected(p.name))
   // Each project, then its teardown: the checks of what no answer may carry, over that project's answers — for a
@@ -76,7 +111,7 @@ const projects: MatrixProject[] = [
 /** Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules. */
 function watchedBy(p: MatrixProject): boolean {
   const grep = p.grep;
-  if (!grep || Array.isArray(grep)) return true;
+  if (!grep || Array.isArray(grep) || grep === NOT_COLLECTIONS) return true;
   return ['KEY-SECRET', ...PROVENANCE_RULES].some((rule) => grep.test(`${rule} `));
 }
 

@@ -32,7 +32,12 @@ test("the figures the docs quote are the code's: the fault count, retries, the p
     ),
     ['5', 'twice', '30 s', '2 %', '2', '3'],
   );
-  assert.equal(Number(figure('proof-projects')), Number(figure('faults')) + Number(figure('variant-sets')) + 12);
+  assert.equal(
+    Number(figure('proof-projects')),
+    Number(figure('faults')) + Number(figure('variant-sets')) + 12 + Number(figure('collection-projects')),
+  );
+  // The example collection's: four variant combinations and five scoped faults.
+  assert.equal(figure('collection-projects'), '9');
 });
 
 test('markdown code fences: one that never closes, or text after a closing fence, is named by its line', () => {
