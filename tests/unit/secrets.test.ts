@@ -73,6 +73,22 @@ describe('redact', () => {
     assert.equal(containsSecret('abc'), false);
   });
 
+  test('a key derived from a registered one (its mode prefix swapped) is redacted in an escaped spelling too', () => {
+    const key = 'sk_test_DerivedFromThis0a1b2c';
+    registerSecret(key);
+    const swapped = key.replace('sk_test_', 'sk_live_');
+    const html = [...swapped].map((c) => `&#${c.charCodeAt(0)};`).join('');
+    const twice = encodeURIComponent(
+      encodeURIComponent(swapped).replace(/[A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
+    );
+    for (const spelled of [html, twice]) {
+      const out = redact(`<code>${spelled}</code>`);
+      assert.ok(out.includes(REDACTED), 'something redacted');
+      assert.ok(!out.toLowerCase().includes('derivedfromthis'), 'the random part gone');
+      assert.ok(!/DerivedFromThis|44.?65.?72/i.test(decodeURIComponent(decodeURIComponent(out))), 'no spelling left');
+    }
+  });
+
   test('a 4-character secret is registered', () => {
     registerSecret('Zq9!');
     assert.equal(redact('x Zq9! y'), 'x [REDACTED] y');
