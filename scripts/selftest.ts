@@ -112,6 +112,8 @@ await stage('unit', () => {
     '--import',
     'tsx',
     '--test',
+    // Two test files at a time (node:test's default is one less than the CPUs: one, on a 2-core machine).
+    '--test-concurrency=2',
     '--test-reporter=dot',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',

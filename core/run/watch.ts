@@ -8,6 +8,8 @@
  * Cheap by design: a listing's records are written once per provenance and process (a set lookup each); a refusal's
  * body is small; the key-leak scan runs once per answer.
  */
+
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
@@ -271,7 +273,7 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, di
     const seen = watch.see(e);
     const text = JSON.stringify(seen);
     const line = seen.keyLeak === undefined ? redactAssembled(text) : redact(text);
-    fd ??= openSync(join(dir, `${process.pid}.ndjson`), 'a');
+    fd ??= openSync(join(dir, `${watchFilePrefix(project)}${process.pid}.ndjson`), 'a');
     // Synchronous, one write per answer: a worker that is replaced has written every answer it got.
     writeSync(fd, `${line}\n`);
     cost.answers += 1;
@@ -295,11 +297,20 @@ export function addWatchCost(part: Partial<WatchCost>, dir: string | undefined):
 
 const emptyCost = (): WatchCost => ({ answers: 0, observeMs: 0, keyScanMs: 0, judgeMs: 0 });
 
+/**
+ * The start of the names of a project's answer files (one per process): a readable part and a hash of the name, so
+ * that a project's judge reads its own files only (the proof runs some 130 projects into one folder).
+ */
+const watchFilePrefix = (project: string) =>
+  `${project.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60)}-${createHash('sha1').update(project).digest('hex').slice(0, 10)}.`;
+
 /** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
 export function readWatchedAnswers(projects: readonly string[], dir: string | undefined): WatchedAnswer[] {
   if (!dir || !existsSync(dir)) return [];
   const out: WatchedAnswer[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson'))) {
+  const prefixes = projects.map(watchFilePrefix);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)));
+  for (const file of files) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       if (!line) continue;
       try {

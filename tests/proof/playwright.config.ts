@@ -50,7 +50,7 @@ if (process.env.TEST_WORKER_INDEX === undefined && process.env[COLLECTIONS_VAR] 
 }
 const NOT_COLLECTIONS = new RegExp(COLLECTION_TAG);
 
-/** The spec judged last, over every answer of a project: each project's teardown runs it (`watch:<project>`). */
+/** The spec judged last, over every answer of a project: its teardown (`watch:<project>`) or, in a one-worker project, its last file. */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
 
 const only = (process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean);
@@ -98,9 +98,12 @@ const projects: MatrixProject[] = [
 ]
   .filter((p) => selected(p.name))
   // Each project, then its teardown: the checks of what no answer may carry, over that project's answers — for a
-  // project whose checks they judge (all of them, or a fault's of the rules they judge); others need none.
+  // project whose checks they judge (all of them, or a fault's of the rules they judge); others need none. A project
+  // of one worker (a fault's handful of checks) runs them itself, last: one worker, files in alphabetical order
+  // (every-answer.spec.ts sorts after the numbered specs and collections/), a process fewer to start than a teardown.
   .flatMap((p): MatrixProject[] => {
     if (!watchedBy(p)) return [{ ...p, testIgnore: EVERY_ANSWER }];
+    if ('workers' in p && p.workers === 1) return [{ ...p, fullyParallel: false }];
     const watch = `watch:${p.name}`;
     return [
       { ...p, testIgnore: EVERY_ANSWER, teardown: watch },

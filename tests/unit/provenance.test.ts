@@ -1,5 +1,8 @@
 /** Record provenance over every answer (checks/provenance.ts) and the watcher that keeps the answers (core/run/watch.ts). */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
   crossing,
@@ -13,7 +16,14 @@ import { BASIC_CREDENTIALS, keyMutations } from '../../core/generate/key-mutatio
 import { asKey, NO_AUTH } from '../../core/model/credentials.ts';
 import { paymentsPath } from '../../core/model/listing.ts';
 import type { Provenance, Scope, WatchedAnswer } from '../../core/model/provenance.ts';
-import { AnswerWatch, foldMerchantId, presenterOf, scopeOf } from '../../core/run/watch.ts';
+import {
+  AnswerWatch,
+  foldMerchantId,
+  presenterOf,
+  readWatchedAnswers,
+  scopeOf,
+  watchAnswers,
+} from '../../core/run/watch.ts';
 import { fakeExchange as exchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 
@@ -325,5 +335,30 @@ describe('the watcher: who asked for what, and what the answer carried', () => {
         ['header x-debug', 'pay_test_0002'],
       ],
     );
+  });
+
+  test("each project writes its own files: a judge reads its projects' answers and no others", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'watch-'));
+    try {
+      const projects = ['fault:a', 'fault:a/b', 'legal:1:2'];
+      for (const project of projects) {
+        const observers: Array<(e: ReturnType<typeof exchange>) => void> = [];
+        const api = { observe: (fn: (e: ReturnType<typeof exchange>) => void) => (observers.push(fn), () => {}) };
+        const stop = watchAnswers(api as never, target, project, dir);
+        for (const fn of observers) fn(exchange({ path: '/merchant/status', status: 200, json: { ok: project } }));
+        stop();
+      }
+      assert.equal(readdirSync(dir).filter((f) => f.endsWith('.ndjson')).length, 3, 'one file per project');
+      for (const project of projects) {
+        assert.deepEqual(
+          readWatchedAnswers([project], dir).map((a) => a.project),
+          [project],
+        );
+      }
+      assert.deepEqual(readWatchedAnswers(['fault:'], dir), [], 'a prefix of a name is another project');
+      assert.equal(readWatchedAnswers(['fault:a', 'legal:1:2'], dir).length, 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
