@@ -343,7 +343,12 @@ describe('the watcher: who asked for what, and what the answer carried', () => {
       const projects = ['fault:a', 'fault:a/b', 'legal:1:2'];
       for (const project of projects) {
         const observers: Array<(e: ReturnType<typeof exchange>) => void> = [];
-        const api = { observe: (fn: (e: ReturnType<typeof exchange>) => void) => (observers.push(fn), () => {}) };
+        const api = {
+          observe: (fn: (e: ReturnType<typeof exchange>) => void) => {
+            observers.push(fn);
+            return () => {};
+          },
+        };
         const stop = watchAnswers(api as never, target, project, dir);
         for (const fn of observers) fn(exchange({ path: '/merchant/status', status: 200, json: { ok: project } }));
         stop();
