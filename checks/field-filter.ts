@@ -41,7 +41,7 @@ export function fieldFilterViolation(walk: Walked, f: FieldFilter, rule: RuleId)
   };
 }
 
-/** FLT-STATUS on another collection: a filtered page's `total` is the number of matching records of the unfiltered set. */
+/** FLT-STATUS on any collection: a filtered page's `total` is the number of matching records of the unfiltered set. */
 export function fieldTotalViolation(
   e: Exchange,
   f: FieldFilter,
@@ -62,7 +62,7 @@ export function fieldTotalViolation(
   const hint = env.total === unfilteredTotal && unfilteredTotal !== want.max ? ' (the unfiltered total)' : '';
   return {
     rule: 'FLT-STATUS',
-    expected: `${describeFilter(f)}: total ${n}, the matching records of the unfiltered set (total ${unfilteredTotal})`,
+    expected: `${describeFilter(f)}: total ${n}, the records with ${f.field} ${JSON.stringify(f.value)} of the unfiltered set (total ${unfilteredTotal})`,
     received: `total ${env.total}${hint}`,
     exchange: e,
   };

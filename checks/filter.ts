@@ -10,6 +10,7 @@ import { statusOf } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { pastEndBasis } from './envelope.ts';
+import { fieldTotalViolation } from './field-filter.ts';
 import { describeRecord, pageOf, type Walked } from './order.ts';
 
 /** The records whose status is exactly `status`. */
@@ -53,31 +54,14 @@ export function statusViolation(walk: Walked, status: string, rule: RuleId): Vio
   };
 }
 
-/** FLT-STATUS: a filtered page's `total` is the number of `status` records in the unfiltered set. */
+/** FLT-STATUS: a filtered page's `total` is the number of `status` records in the unfiltered set (any field's filter). */
 export function filteredTotalViolation(
   e: Exchange,
   status: string,
   matches: { min: number; max: number },
   unfilteredTotal: number,
 ): Violation | undefined {
-  const env = readEnvelope(e);
-  if (!env) {
-    return {
-      rule: 'FLT-STATUS',
-      expected: `HTTP 200 listing for filter[status]=${status}`,
-      received: excerpt(e),
-      exchange: e,
-    };
-  }
-  if (env.total >= matches.min && env.total <= matches.max) return undefined;
-  const want = matches.min === matches.max ? `${matches.min}` : `between ${matches.min} and ${matches.max}`;
-  const hint = env.total === unfilteredTotal && unfilteredTotal !== matches.max ? ' (the unfiltered total)' : '';
-  return {
-    rule: 'FLT-STATUS',
-    expected: `filter[status]=${status}: total ${want}, the ${status} records of the unfiltered set (total ${unfilteredTotal})`,
-    received: `total ${env.total}${hint}`,
-    exchange: e,
-  };
+  return fieldTotalViolation(e, { field: 'status', value: status }, matches, unfilteredTotal);
 }
 
 /** FLT-STATUS: a status value the target does not have gives a 4xx, or a 200 with total 0 and data []. */

@@ -165,7 +165,7 @@ describe('a finding computed from flawed pages says so', () => {
         .join('\n'),
       [
         'FLT-STATUS violated (§4.2): `filter[status]=S`: every record has status S; `total` = the number of S records in the unfiltered set',
-        '  Expected: filter[status]=COMPLETED: total 106, the COMPLETED records of the unfiltered set (total 237)',
+        '  Expected: filter[status]="COMPLETED": total 106, the records with status "COMPLETED" of the unfiltered set (total 237)',
         '  Received: total 107',
         '  May follow from PAG-SIZE: the expectation was computed from merchant m1 (Authorization: Bearer $API_TEST_KEY) read at limit 100, whose page at offset 0 holds 99 records where its own offset 0, limit 100 and total 237 call for 100, as does 1 more of its pages',
       ].join('\n'),
