@@ -1,10 +1,12 @@
 /**
- * Where a text shows a key in any form of key-forms.ts, as spans of the text itself, so that redaction (secrets.ts)
- * removes exactly those characters: an encoded form with the whole run of encoding characters around it (no
+ * Where a text shows a key in any form of key-forms.ts, or most of its random part (key-quote.ts, what the key-leak
+ * scan calls a partial quote), as spans of the text itself, so that redaction (secrets.ts) removes exactly those
+ * characters: an encoded form with the whole run of encoding characters around it (no
  * neighbouring character left to carry a few of its bits, no padding), a form seen in a decoded view with every
  * escape that spelled it.
  */
 import { type Decoder, formsIn, type KeyForms, views } from './key-forms.ts';
+import { partialQuotes } from './key-quote.ts';
 
 /** A decoded text and, for each of its characters, the span [from, to) of the original text it was decoded from. */
 interface Traced {
@@ -17,13 +19,17 @@ interface Traced {
 export function keySpans(text: string, keys: readonly KeyForms[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const view of views(text)) {
-    // The views and formsIn are the cheap test; the tracing below is for the rare text that holds a key.
+    // The views, formsIn and the quotes' anchors are the cheap test; the tracing below is for the rare text that holds
+    // a key. A view's quotes are found in its lower-cased text, whose positions are the view's own.
     const shown = keys.filter((k) => !formsIn(k, view).next().done);
-    if (shown.length === 0) continue;
+    const quoted = keys.flatMap((k) => partialQuotes(k.key, view.lower));
+    if (shown.length === 0 && quoted.length === 0) continue;
     const traced = view.steps.reduce(decodeTraced, identity(text));
-    for (const k of shown) {
-      for (const [s, e] of locate(k, traced.text)) spans.push([traced.from[s] as number, traced.to[e - 1] as number]);
-    }
+    const found = [
+      ...shown.flatMap((k) => locate(k, traced.text)),
+      ...quoted.map((q): [number, number] => [q.start, q.end]),
+    ];
+    for (const [s, e] of found) spans.push([traced.from[s] as number, traced.to[e - 1] as number]);
   }
   return merged(spans);
 }

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { formsIn, keyForms, type View, views } from '../../core/model/key-forms.ts';
+import { partialQuotes } from '../../core/model/key-quote.ts';
 
 export interface Hit {
   file: string;
@@ -17,7 +18,8 @@ export interface Hit {
 /**
  * The forms of `key` that a text (read as its views) shows: each form of the table by name (`key` as is,
  * `case-changed`, `hex`, `Base32`, `Base64`, …, with the decoding that showed it: `hex (percent-decoded)`), and
- * `hash part` for the key's random part alone, in any case.
+ * `hash part` for the key's random part alone, in any case, and `most of the hash part` for a partial quote of it
+ * (key-quote.ts: at least half of it at its own positions, what KEY-SECRET calls a leak).
  */
 export function leakForms(key: string, read: readonly View[]): string[] {
   const forms = keyForms(key);
@@ -27,6 +29,13 @@ export function leakForms(key: string, read: readonly View[]): string[] {
     const how = view.how ? ` (${view.how})` : '';
     for (const form of formsIn(forms, view)) found.add(`${form || 'key'}${how}`);
     if (hash.length >= 8 && view.lower.includes(hash)) found.add(`hash part${how}`);
+  }
+  // Less than the whole, where no view shows more: most of the random part at its own positions (a partial quote).
+  if (found.size === 0) {
+    for (const view of read) {
+      if (partialQuotes(key, view.lower).length > 0)
+        found.add(`most of the hash part${view.how ? ` (${view.how})` : ''}`);
+    }
   }
   return [...found];
 }

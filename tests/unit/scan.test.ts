@@ -116,9 +116,24 @@ describe('leakForms', () => {
     assert.deepEqual(formsOf(KEY, twice), ['key (percent-decoded)', 'hash part (percent-decoded)']);
   });
 
+  test('most of the hash part (a partial quote, the rest masked), plain or escaped; the last four alone are no quote', () => {
+    const masked = `${HASH.slice(0, Math.ceil(HASH.length / 2) + 1)}${'*'.repeat(HASH.length)}`;
+    assert.deepEqual(formsOf(KEY, `key ${masked} refused`), ['most of the hash part']);
+    assert.deepEqual(
+      formsOf(
+        KEY,
+        encodeURIComponent(masked).replace(/[a-z0-9]/gi, (c) => `%${c.charCodeAt(0).toString(16)}`),
+      ),
+      ['most of the hash part (percent-decoded)'],
+    );
+    assert.deepEqual(formsOf(KEY, `ending ${HASH.slice(-4)}`), []);
+  });
+
   test('a hash shorter than 8 characters is not looked for alone; a clean text shows no form', () => {
     assert.deepEqual(formsOf('sk_live_abc', 'abc sk_live_ab'), []);
-    assert.deepEqual(formsOf(KEY, `${KEY.slice(0, -1)} ${HASH.slice(1)}`), []);
+    assert.deepEqual(formsOf(KEY, `the key ${KEY.slice(0, 8)}… ending ${HASH.slice(-4)} is refused`), []);
+    // The key less a character is no whole form, but most of it: what KEY-SECRET calls a leak, the scan finds too.
+    assert.deepEqual(formsOf(KEY, `${KEY.slice(0, -1)} ${HASH.slice(1)}`), ['most of the hash part']);
   });
 });
 

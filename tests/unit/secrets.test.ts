@@ -89,6 +89,25 @@ describe('redact', () => {
     }
   });
 
+  test('most of a registered key quoted (the rest masked or cut), plain or escaped, is redacted: what KEY-SECRET calls a leak', () => {
+    const key = 'sk_live_QuotedHalfOfThis9z8y7x';
+    registerSecret(key);
+    const masked = `${key.slice(0, -6)}******`;
+    const cut = key.slice(0, 8 + 13);
+    for (const quoted of [
+      masked,
+      cut,
+      masked.replace('sk_live_', ''),
+      [...masked].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    ]) {
+      const out = redact(`key ${quoted} refused`);
+      assert.ok(out.includes(REDACTED), 'something redacted');
+      assert.ok(!out.toLowerCase().includes('quotedhalf') && !out.includes('&#81;'), 'the quote gone');
+    }
+    const hint = `key ending ${key.slice(-4)}`;
+    assert.equal(redact(hint), hint, 'the last four characters are a hint, not a quote');
+  });
+
   test('a 4-character secret is registered', () => {
     registerSecret('Zq9!');
     assert.equal(redact('x Zq9! y'), 'x [REDACTED] y');
