@@ -12,7 +12,7 @@ import { identity } from '../core/model/listing.ts';
 import { fieldOf } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
-import { compareAmounts, pageOf, type Walked } from './order.ts';
+import { compareAmounts, limitsSplittingTies, pageOf, type Walked } from './order.ts';
 
 const absent = (v: unknown) => v === undefined || v === null;
 
@@ -254,19 +254,8 @@ export function fieldTieSplittingLimits(
   hi: number,
   pages: number,
 ): number[] {
-  const value = (i: number) => JSON.stringify(fieldOf(sorted[i], field));
-  const splits = new Set<number>();
-  for (let i = 1; i < sorted.length; i++) if (value(i - 1) === value(i)) splits.add(i);
-  const limits: number[] = [];
-  for (let limit = lo; limit <= hi; limit++) {
-    for (let k = 1; k < pages && k * limit < sorted.length; k++) {
-      if (splits.has(k * limit)) {
-        limits.push(limit);
-        break;
-      }
-    }
-  }
-  return limits;
+  const value = (r: unknown) => JSON.stringify(fieldOf(r, field));
+  return limitsSplittingTies(sorted, (a, b) => value(a) === value(b), lo, hi, pages);
 }
 
 /**

@@ -214,12 +214,28 @@ export function sameSequenceViolation(
  * pages: walks at them show whether ties keep one order from request to request.
  */
 export function tieSplittingLimits(sorted: readonly unknown[], lo: number, hi: number, pages: number): number[] {
+  return limitsSplittingTies(
+    sorted,
+    (x, y) => {
+      const [a, b] = [amountOf(x), amountOf(y)];
+      return a !== undefined && b !== undefined && compareAmounts(a, b) === 0;
+    },
+    lo,
+    hi,
+    pages,
+  );
+}
+
+/** The limits in [lo, hi] that put a page boundary between two neighbours that `tied` calls equal (any sort's key). */
+export function limitsSplittingTies(
+  sorted: readonly unknown[],
+  tied: (a: unknown, b: unknown) => boolean,
+  lo: number,
+  hi: number,
+  pages: number,
+): number[] {
   const splits = new Set<number>();
-  for (let i = 1; i < sorted.length; i++) {
-    const a = amountOf(sorted[i - 1]);
-    const b = amountOf(sorted[i]);
-    if (a !== undefined && b !== undefined && compareAmounts(a, b) === 0) splits.add(i);
-  }
+  for (let i = 1; i < sorted.length; i++) if (tied(sorted[i - 1], sorted[i])) splits.add(i);
   const limits: number[] = [];
   for (let limit = lo; limit <= hi; limit++) {
     for (let k = 1; k < pages && k * limit < sorted.length; k++) {
