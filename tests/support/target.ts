@@ -21,3 +21,17 @@ export function testTarget(over: Partial<Target> = {}): Target {
     ...over,
   };
 }
+
+/** A target with every key slot and all three merchants (the revoked key also as the old one): the access tests' own. */
+export const everyKeyTarget = (over: Partial<Target> = {}): Target =>
+  testTarget({
+    keys: {
+      test: 'sk_test_UnitTestKey01',
+      live: 'sk_live_UnitLiveKey02',
+      restricted: 'sk_test_UnitRestricted3',
+      revoked: 'sk_test_UnitRevoked04x',
+      old: 'sk_test_UnitRevoked04x',
+    },
+    merchants: { sandbox: 'msb_1', live: 'mlv_1', otherSandbox: 'msb_2' },
+    ...over,
+  });

@@ -8,7 +8,7 @@ import { keyMutations } from '../../core/generate/key-mutations.ts';
 import { ACCESS_RULES, type AccessCase, type Credential, type MerchantRole } from '../../core/model/access.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import { fakeExchange } from '../support/exchange.ts';
-import { testTarget } from '../support/target.ts';
+import { everyKeyTarget, testTarget } from '../support/target.ts';
 
 const modes = (slot: KeySlot) => (slot === 'live' ? 'live' : 'test');
 const liveRestricted = (slot: KeySlot) => (slot === 'live' || slot === 'restricted' ? 'live' : 'test');
@@ -165,16 +165,7 @@ describe('accessViolation', () => {
 });
 
 describe('accessCases: every request a rule draws is one its rule fixes', () => {
-  const target = testTarget({
-    keys: {
-      test: 'sk_test_UnitTestKey01',
-      live: 'sk_live_UnitLiveKey02',
-      restricted: 'sk_test_UnitRestricted3',
-      revoked: 'sk_test_UnitRevoked04x',
-      old: 'sk_test_UnitRevoked04x',
-    },
-    merchants: { sandbox: 'msb_1', live: 'mlv_1', otherSandbox: 'msb_2' },
-  });
+  const target = everyKeyTarget();
   for (const rule of ACCESS_RULES) {
     test(rule, () => {
       const cases = accessCases(target, rule);

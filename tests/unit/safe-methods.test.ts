@@ -19,18 +19,9 @@ import type { KeySlot } from '../../core/model/credentials.ts';
 import { isSafeMethod } from '../../core/model/endpoints.ts';
 import { sendCase } from '../../core/run/access-property.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
-import { testTarget } from '../support/target.ts';
+import { everyKeyTarget, testTarget } from '../support/target.ts';
 
-const target = testTarget({
-  keys: {
-    test: 'sk_test_UnitTestKey01',
-    live: 'sk_live_UnitLiveKey02',
-    restricted: 'sk_test_UnitRestricted3',
-    revoked: 'sk_test_UnitRevoked04x',
-    old: 'sk_test_UnitRevoked04x',
-  },
-  merchants: { sandbox: 'msb_1', live: 'mlv_1', otherSandbox: 'msb_2' },
-});
+const target = everyKeyTarget();
 const modes = keyModes(target);
 const key = (slot: KeySlot): Credential => ({ kind: 'key', slot });
 const on = (credential: Credential, merchant: MerchantRole, extra: Partial<AccessCase> = {}): AccessCase => ({
