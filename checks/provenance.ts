@@ -267,6 +267,13 @@ const short = (r: Row) => {
  * Every violation of `rule` over the answers: a record shown to a request that may not see it (in any answer, of any
  * status), and, for the isolation rules, one record read on two listings that share none.
  */
+/** The isolation rule two listings of one record cross: two modes, or one mode and two merchants; else none. */
+function isolationCrossed(a: Provenance, b: Provenance): ProvenanceRule | undefined {
+  if (a.mode !== b.mode) return 'MODE-ISOLATION';
+  const merchants = a.merchant !== 'account' && b.merchant !== 'account';
+  return merchants && a.merchant !== b.merchant ? 'MER-ISOLATION' : undefined;
+}
+
 export function provenanceViolations(
   answers: readonly WatchedAnswer[],
   rule: ProvenanceRule,
@@ -280,23 +287,18 @@ export function provenanceViolations(
   let records = 0;
   const listings = new Set<string>();
   for (const bucket of index.values()) {
-    records += bucket.length;
-    for (const l of bucket) {
+    for (const l of bucket.filter(mine)) {
+      records += 1;
       const seen = [...l.seen.values()];
       for (const s of seen) listings.add(provenanceKey(s.provenance));
-      // The first two listings of one record that share none: two modes, or two merchants.
+      // The first two listings of one record that share none across this rule's boundary: two modes (MODE-ISOLATION),
+      // or one mode and two merchants (MER-ISOLATION). Each rule looks for its own pair: a record on three listings
+      // may cross both boundaries.
       const pair = seen
         .flatMap((a, i) => seen.slice(i + 1).map((b) => [a, b] as const))
-        .find(([a, b]) => {
-          const merchants = a.provenance.merchant !== 'account' && b.provenance.merchant !== 'account';
-          return (
-            a.provenance.mode !== b.provenance.mode || (merchants && a.provenance.merchant !== b.provenance.merchant)
-          );
-        });
-      if (!pair || !mine(l)) continue;
+        .find(([a, b]) => isolationCrossed(a.provenance, b.provenance) === rule);
+      if (!pair) continue;
       const [a, b] = pair;
-      const found: ProvenanceRule = a.provenance.mode !== b.provenance.mode ? 'MODE-ISOLATION' : 'MER-ISOLATION';
-      if (found !== rule) continue;
       violations.push({
         rule,
         expected: `no record on both ${describeProvenance(a.provenance)} and ${describeProvenance(b.provenance)}`,

@@ -48,7 +48,13 @@ function unjudged(t: Target, c: Collection, rule: AccessRule): string | undefine
         ? `the collections file does not say that API_RESTRICTED_KEY lacks the permission to list ${c.name} (access.restrictedKey: "forbidden")`
         : undefined,
     'MODE-TEST-SANDBOX': modes.includes('test') ? undefined : `the test key does not list ${c.name} (access.keys)`,
-    'MODE-LIVE-SANDBOX': has('live') ? undefined : 'needs API_LIVE_KEY',
+    // A key the file does not let list the collection may be refused for its permission (403) before the merchant
+    // is looked up: the 404 of the other mode's merchant is then no rule of the spec's.
+    'MODE-LIVE-SANDBOX': !has('live')
+      ? 'needs API_LIVE_KEY'
+      : modes.includes('live')
+        ? undefined
+        : `the live key does not list ${c.name} (access.keys)`,
     'MODE-TEST-LIVE': !t.merchants.live
       ? 'needs LIVE_MERCHANT_ID'
       : modes.includes('test')

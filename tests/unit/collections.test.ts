@@ -12,8 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { type Collection, collectionPath, placeholders, publishedCollections } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import { describeListing, listingPath, maxLimitOf, requestQuery } from '../../core/model/listing.ts';
+import { type CheckContext, NotRun } from '../../core/run/check.ts';
+import { collectionAccessProperty } from '../../core/run/collection-access.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import { ConfigError } from '../../core/run/config.ts';
+
+import { everyKeyTarget } from '../support/target.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'collections-'));
@@ -226,4 +230,25 @@ describe("a collection's listing", () => {
     assert.equal(maxLimitOf(l), 50);
     assert.equal(maxLimitOf({}), 100);
   });
+});
+
+describe('the access oracle on a collection only where the file says the key may list it', () => {
+  const testOnly: Collection = {
+    name: 'refunds',
+    path: '/payments/n1/merchant/{merchantId}/refunds',
+    params: {},
+    access: { scope: 'merchant', modes: ['test'], restrictedKey: 'unknown' },
+    filters: [],
+    sorts: [],
+    source: 'x',
+  };
+  const ctx = (rule: string) => ({ api: undefined, target: everyKeyTarget(), rule }) as unknown as CheckContext;
+  for (const rule of ['MODE-LIVE-SANDBOX', 'MODE-LIVE-LIVE']) {
+    test(`${rule}: not run when the live key may not list it (a 403 before the merchant is looked up is legal)`, async () => {
+      await assert.rejects(
+        collectionAccessProperty(ctx(rule), undefined as never, testOnly),
+        (e: unknown) => e instanceof NotRun && /the live key does not list refunds/.test(e.message),
+      );
+    });
+  }
 });
