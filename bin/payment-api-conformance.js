@@ -198,11 +198,16 @@ try {
     tokens: true,
   }));
 } catch (error) {
+  // What the user typed is echoed: a key pasted in the wrong place is redacted like every text the suite writes.
+  const { redact } = await suiteModule('core/model/secrets');
   // A word that is no option: a command mistyped (`merg`), never a run; nothing is written.
   const positional = /^Unexpected argument '(.*)'/.exec(error.message)?.[1];
   if (positional !== undefined) {
     const meant = await hint(positional, Object.keys(COMMANDS));
-    fail(EXIT.badConfiguration, `unexpected argument ${positional}${meant}\nRun ${NAME} --help for the commands.`);
+    fail(
+      EXIT.badConfiguration,
+      redact(`unexpected argument ${positional}${meant}\nRun ${NAME} --help for the commands.`),
+    );
   }
   const unknown = /^Unknown option '(.*?)'/.exec(error.message)?.[1];
   const names = Object.entries(OPTIONS).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
@@ -210,7 +215,7 @@ try {
     ? `unknown option ${unknown}${await hint(unknown.split('=')[0], names)}`
     : error.message.replace(/^Option '(.*?)(?: <value>)?' argument missing$/, '$1 needs a value');
   const lenient = parseArgs({ args: own, options: OPTIONS, strict: false, allowPositionals: true }).values;
-  await refuseOptions(problem, typeof lenient.reports === 'string' ? lenient.reports : undefined);
+  await refuseOptions(redact(problem), typeof lenient.reports === 'string' ? lenient.reports : undefined);
 }
 if (values.help) {
   console.log(help(COMMANDS));

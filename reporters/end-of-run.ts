@@ -137,7 +137,9 @@ export default class EndOfRunReporter implements Reporter {
     if (this.selected.size === 0 && run?.grep && otherErrors.length === 0) {
       // A selection that selects nothing is a set-up mistake: say which ids there are.
       const ids = RULES.map((r) => r.id).join(', ');
-      const problem = `--grep ${JSON.stringify(run.grep)} (CONFORMANCE_GREP) selects no check; the rule ids are: ${ids}`;
+      const problem = redact(
+        `--grep ${JSON.stringify(run.grep)} (CONFORMANCE_GREP) selects no check; the rule ids are: ${ids}`,
+      );
       console.error(problem);
       this.refuse(run, [problem]);
       return { status: 'failed' };

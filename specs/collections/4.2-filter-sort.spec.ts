@@ -186,7 +186,13 @@ function filterChecks(c: Collection, f: CollectionFilter): void {
       }
       const [first] = cases;
       if (!first) return;
-      const n = expectedFieldMatches(first.set, first.filter).min;
+      // The number of matches: counted in the unfiltered set, or (that set read in part, the count only bounded) the
+      // filtered set's own total, as on payments: a lower bound would ask a correct target for too few records.
+      const range = expectedFieldMatches(first.set, first.filter);
+      const n =
+        range.min === range.max
+          ? range.min
+          : (await enumerate(ctx, withSelection(first.listing, { filter: first.filter }))).total;
       const max = maxLimitOf(first.listing);
       const windows = [
         { offset: 0, limit: max },

@@ -192,6 +192,9 @@ export async function runPackage(): Promise<PackageResult[]> {
         ? `npx … --env-file missing.env: exit ${npx.status}${npx.status === 9 ? " (npx's own Node, as the README says)" : ''}`
         : undefined;
     const typo = await command(app, ['--envfile', 'ci.env'], cleanEnv(), 'near-miss-option');
+    // A key pasted where a command or an option goes is echoed redacted, from the installed (compiled) command.
+    const pasted = await command(app, [CANARY_KEYS.API_LIVE_KEY], cleanEnv(), 'pasted-key');
+    const pastedOk = pasted.status === 2 && pasted.output.includes('unexpected argument [REDACTED]');
     report(
       'a missing env file, every way: exit 2 naming it; an option near miss',
       [
@@ -200,8 +203,9 @@ export async function runPackage(): Promise<PackageResult[]> {
         ...(typo.status === 2 && typo.output.includes('unknown option --envfile: did you mean --env-file?')
           ? []
           : [`--envfile: exit ${typo.status}, no near-miss hint: ${typo.output.slice(-200)}`]),
+        ...(pastedOk ? [] : [`a key as an argument: exit ${pasted.status}, not echoed redacted`]),
       ],
-      `exit 2 naming the file: ${refused.join('; ')}; ${npxSays ?? 'npx: wrong'}; --envfile: did you mean --env-file?`,
+      `exit 2 naming the file: ${refused.join('; ')}; ${npxSays ?? 'npx: wrong'}; --envfile: did you mean --env-file?; a key as an argument: redacted`,
     );
 
     const port = await closedPort();
