@@ -10,17 +10,19 @@ import { describeEntry } from '../core/model/baseline.ts';
 import { REPORT_FILES } from '../core/model/outputs.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { Summary } from './summary.ts';
+import { failingRules } from './summary-text.ts';
 
 /** A workflow command's message, escaped as GitHub reads it (%, CR, LF), and its properties (also : and ,). */
 const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-/** The annotation lines of a run: one ::error per failing MUST rule and per expired baseline entry. */
+/** The annotation lines of a run: one ::error per rule that fails the run and per expired baseline entry. */
 function annotations(s: Summary): string[] {
-  const failed = s.rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST');
+  const failed = failingRules(s);
   return [
     ...failed.map(
-      (r) => `::error title=${prop(`${r.id} (MUST, ${r.section}) failed`)}::${data(`${r.id} failed: ${r.evidence}`)}`,
+      (r) =>
+        `::error title=${prop(`${r.id} (${r.level}, ${r.section}) failed`)}::${data(`${r.id} failed: ${r.evidence}`)}`,
     ),
     ...(s.deviations?.expired ?? []).map(
       (e) =>

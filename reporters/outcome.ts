@@ -97,7 +97,7 @@ function decide(facts: RunFacts): Outcome {
     const line = (r: JudgedRule) =>
       `${r.id} (${r.level}${strict(r)}) failed${r.mayFollowFrom ? `, may follow from ${r.mayFollowFrom.join(', ')}` : ''}: ${r.evidence}`;
     const decided = outcome('nonconformant', [...[...causes, ...following].map(line), ...expired]);
-    return following.length > 0 ? { ...decided, likelyCauses: causes.map((r) => r.id) } : decided;
+    return following.length > 0 && causes.length > 0 ? { ...decided, likelyCauses: causes.map((r) => r.id) } : decided;
   }
   const must = facts.rules.filter((r) => r.level === 'MUST');
   const reasons = [

@@ -4,6 +4,7 @@
  * Computed by reporters/summary.ts; written by reporters/reports.ts.
  */
 
+import { disposition } from '../core/model/disposition.ts';
 import { REPORT_FILES } from '../core/model/outputs.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
 import { type CheckRecord, RULE_SEVERITY } from '../core/model/verdict.ts';
@@ -26,24 +27,33 @@ const withNotes = (r: RuleRow) => {
   return r.notes.length ? `${evidence} [${r.notes.join('; ')}]` : evidence;
 };
 
+/** The rules that fail the run: their disposition (core/model/disposition.ts), the one the outcome is decided by. */
+export const failingRules = (s: Pick<Summary, 'rules'> & { strict?: boolean }): RuleRow[] =>
+  s.rules.filter(
+    (r) => disposition({ of: 'rule', verdict: r.verdict, level: r.level }, { strict: !!s.strict }) === 'fail',
+  );
+
 /**
  * The headline of every report: the outcome, then what a reader asks next (the rules that failed, the known
  * deviations, the rules not exercised): `nonconformant (exit 1): 1 rule failed (PAG-TOTAL); 1 known deviation (PAG-SIZE)`.
  */
-export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'>): string {
+export function headline(s: Pick<Summary, 'outcome' | 'rules' | 'deviations'> & { strict?: boolean }): string {
   const o = s.outcome;
   const ids = (v: RuleRow['verdict']) => s.rules.filter((r) => r.verdict === v).map((r) => r.id);
   const count = (n: number, one: string, many: string, list: string[] = []) =>
     n === 0 ? [] : [`${n} ${n === 1 ? one : many}${list.length ? ` (${list.join(', ')})` : ''}`];
-  const failed = ids('fail');
-  // The likely causes first, then the rules that may follow from them.
-  const following = s.rules.filter((r) => r.verdict === 'fail' && r.mayFollowFrom).map((r) => r.id);
+  // The rules that fail the run, as the outcome decides it (an advisory finding too, with CONFORMANCE_STRICT=1).
+  const failing = failingRules(s);
+  const failed = failing.map((r) => r.id);
+  // The likely causes first, then the rules that may follow from them (from a known deviation, when no cause fails).
+  const following = failing.filter((r) => r.mayFollowFrom).map((r) => r.id);
   const causes = failed.filter((id) => !following.includes(id));
-  const blamed = following.length
-    ? [
-        `likely cause${causes.length > 1 ? 's' : ''} ${causes.join(', ')}; may follow from ${causes.length > 1 ? 'them' : 'it'}: ${following.join(', ')}`,
-      ]
-    : failed;
+  const blamed =
+    following.length && causes.length
+      ? [
+          `likely cause${causes.length > 1 ? 's' : ''} ${causes.join(', ')}; may follow from ${causes.length > 1 ? 'them' : 'it'}: ${following.join(', ')}`,
+        ]
+      : failed;
   const parts =
     o.result === 'bad configuration' || o.result === 'inconclusive'
       ? o.decidedBy.slice(0, 1)

@@ -248,4 +248,12 @@ describe('mayFollow and the outcome: the likely cause first', () => {
       'nonconformant for the 2 selected rule(s) (exit 1): 2 rules failed (PAG-SIZE, FLT-STATUS)',
     );
   });
+
+  test('with CONFORMANCE_STRICT=1 an advisory finding fails the run: the headline names it as the outcome does', () => {
+    const advisory = checkRecord('ADV-SCHEME lower-case scheme', 'advisory');
+    const s = summarize([advisory, checkRecord('PAG-ECHO any request', 'pass')], { ...runInfo(), strict: true });
+    assert.equal(s.outcome.exitCode, 1);
+    assert.match(headline(s), /\(exit 1\): 1 rule failed \(ADV-SCHEME\)/);
+    assert.match(headline(summarize([advisory, checkRecord('PAG-ECHO any request', 'pass')], runInfo())), /\(exit 0\)/);
+  });
 });
