@@ -7,6 +7,7 @@ import { errorBody, type Failure, JSON_TYPE, MESSAGES, TEXT_TYPE } from './error
 import type { Board, RequestFacts } from './hooks.ts';
 import { CORS_ORIGIN, type MethodsAnswer } from './methods.ts';
 import type { Page } from './query.ts';
+import { listSegment } from './routes.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -46,15 +47,7 @@ const DATA_MARK = '\u0000data\u0000';
 const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
 
 /** The merchant id segment of a list path, decoded where it decodes (for an error that echoes it). */
-function merchantOfPath(path: string): string | undefined {
-  const raw = /\/merchant\/([^/]+)\/payments$/.exec(path)?.[1];
-  if (raw === undefined) return undefined;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
+const merchantOfPath = (path: string): string | undefined => listSegment(path)?.decoded;
 
 /** A faulty refusal's rows (Failure.carries), put into its body: a JSON body gets a field, a text body a line. */
 function withCarried(body: string, failure: Failure): string {

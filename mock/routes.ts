@@ -63,23 +63,36 @@ export function parseTarget(url: string): RequestTarget {
   return { path, route: routeOf(path), search };
 }
 
-/** The endpoint a path names. */
-export function routeOf(path: string): Route {
-  if (path === STATUS_PATH) return { kind: 'status' };
-  const lists: Array<[string, CollectionName | undefined]> = [
-    [LIST_SUFFIX, undefined],
-    ...(Object.entries(COLLECTION_SUFFIXES) as Array<[CollectionName, string]>).map(
-      ([name, suffix]): [string, CollectionName] => [suffix, name],
-    ),
-  ];
-  for (const [suffix, collection] of lists) {
+/** The list suffixes the mock serves: payments', then each other collection's. */
+const LISTS: ReadonlyArray<[string, CollectionName | undefined]> = [
+  [LIST_SUFFIX, undefined],
+  ...(Object.entries(COLLECTION_SUFFIXES) as Array<[CollectionName, string]>).map(
+    ([name, suffix]): [string, CollectionName] => [suffix, name],
+  ),
+];
+
+/**
+ * The merchant segment of a list path as sent (between the prefix and any list's suffix, slashes and all: what a
+ * faulty router may take for an id), raw and decoded where it decodes, with the collection the suffix names.
+ */
+export function listSegment(
+  path: string,
+): { raw: string; decoded: string; collection: CollectionName | undefined } | undefined {
+  for (const [suffix, collection] of LISTS) {
     if (path.length <= LIST_PREFIX.length + suffix.length || !path.startsWith(LIST_PREFIX) || !path.endsWith(suffix))
       continue;
     const raw = path.slice(LIST_PREFIX.length, path.length - suffix.length);
-    if (raw.includes('/')) continue;
     // An undecodable id names no merchant; keeping it raw leads to "merchant not found".
-    const merchantId = decodeSegment(raw) ?? raw;
-    return collection ? { kind: 'list', merchantId, collection } : { kind: 'list', merchantId };
+    return { raw, decoded: decodeSegment(raw) ?? raw, collection };
   }
-  return { kind: 'unknown' };
+  return undefined;
+}
+
+/** The endpoint a path names. */
+export function routeOf(path: string): Route {
+  if (path === STATUS_PATH) return { kind: 'status' };
+  const segment = listSegment(path);
+  if (!segment || segment.raw.includes('/')) return { kind: 'unknown' };
+  const { decoded: merchantId, collection } = segment;
+  return collection ? { kind: 'list', merchantId, collection } : { kind: 'list', merchantId };
 }

@@ -8,18 +8,11 @@ import { listingKey, MERCHANTS, type Merchant } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
 import type { RequestFacts } from '../hooks.ts';
 import { casefold, findMerchant, nfkcCasefold, skeleton } from '../lookup.ts';
-import { LIST_PREFIX, LIST_SUFFIX } from '../routes.ts';
+import { listSegment } from '../routes.ts';
 import { type Fault, fault } from './fault.ts';
 
-/** The merchant id segment of a list path as sent, decoded when it decodes. */
-function segmentOf(path: string): string {
-  const raw = path.slice(LIST_PREFIX.length, path.length - LIST_SUFFIX.length);
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
+/** The merchant id segment of a list path (payments' or another collection's) as sent, decoded when it decodes. */
+const segmentOf = (path: string): string => listSegment(path)?.decoded ?? '';
 
 /** The access to `m` as a correct check would give it: its mode's listing, or 404 for a sandbox merchant in live mode. */
 function resolveTo(a: Access, m: Merchant, listing?: string[]): void {

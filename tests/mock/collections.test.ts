@@ -113,6 +113,19 @@ describe('faults scoped to the collection', () => {
     }
   });
 
+  test('a spelling fault on the refunds reads the refunds path: the exact id is answered as the clean mock does', async () => {
+    const clean = await startMock({});
+    const faulty = await startMock({ faults: ['merchant-id-trim-permission-skip@refunds'] });
+    try {
+      const exact = refunds(MERCHANTS.sandbox);
+      const want = (await call(clean.url, exact, { key: KEYS.restricted })).status;
+      assert.equal(want, 403);
+      assert.equal((await call(faulty.url, exact, { key: KEYS.restricted })).status, want);
+    } finally {
+      await Promise.all([clean.stop(), faulty.stop()]);
+    }
+  });
+
   test('an unknown collection, an unknown fault, or one that acts on the keys issued, is refused', () => {
     assert.deepEqual(
       [...faultsByCollection(['uncapped', 'uncapped@refunds'])],
