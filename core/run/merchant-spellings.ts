@@ -113,11 +113,18 @@ export async function spelledCredential(
     const strict = judged.expected(c, { served: true, resolved: true, forbiddenRecords: 0 }, modes);
     if (strict.rule !== ctx.rule) throw new Error(`a spelling check of ${ctx.rule} drew a case of ${strict.rule}`);
     const e = await sendSpelled(api, s, auth);
-    if (judged.settledWithoutFacts(strict, e)) return undefined;
+    if (judged.settledWithoutFacts(strict, e)) {
+      evidence += 1;
+      return undefined;
+    }
     const learned = known ?? (await learn(api, t, s));
     const facts = await factsOf(ctx, learned, slot, e);
+    // A 2xx is judged by the records it shares with a listing: without any (an empty or unreadable listing), it
+    // could not have been found wrong.
+    if (!facts.served || facts.resolved || facts.forbiddenRecords > 0) evidence += 1;
     return judged.violation(judged.expected(c, facts, modes), e, SPELLING_QUERY);
   };
+  let evidence = 0;
   const learned = (await coverage(ctx)).filter((l) => roles.includes(l.role));
   const failed: Violation[] = [];
   for (const l of learned.filter((x) => x.served || x.role === scope.everyClassOn)) {
@@ -126,6 +133,11 @@ export async function spelledCredential(
   }
   assertNoViolation(firstOf(failed));
   await drawn(ctx, roles, (s) => judge(s));
+  if (evidence === 0)
+    notExercised(
+      ctx,
+      'every spelling was served and no listing it was compared with held a record: no answer could be found wrong',
+    );
 }
 
 /**

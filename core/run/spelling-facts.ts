@@ -10,7 +10,7 @@ import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '.
 import type { MerchantRole, SpellingFacts } from '../model/access.ts';
 import { type Auth, asKey } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
-import { identity, MAX_LIMIT, type PageRequest, readEnvelope, requestQuery } from '../model/listing.ts';
+import { envelopeOfJson, identity, MAX_LIMIT, type PageRequest, requestQuery } from '../model/listing.ts';
 import type { ResultSet } from '../model/result-set.ts';
 import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
@@ -83,7 +83,8 @@ export function learnedCoverage(api: ApiClient, t: Target): Promise<Learned[]> {
 }
 
 /** The records of an answer (none when it is not a listing). */
-export const recordsOf = (e: Exchange): unknown[] => readEnvelope(e)?.data ?? [];
+/** The records a 2xx answer lists (any 2xx: a 203 or 206 carrying a listing shows its records as a 200 would). */
+export const recordsOf = (e: Exchange): unknown[] => (is2xx(e.status) ? envelopeOfJson(e.json)?.data : undefined) ?? [];
 
 /** A canonical listing (memoised per worker), or undefined when it is not readable (another rule judges that). */
 export async function canonicalSet(

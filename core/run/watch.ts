@@ -17,7 +17,7 @@ import { type Collection, publishedCollections } from '../model/collection.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { paymentsPath } from '../model/listing.ts';
+import { envelopeOfJson, paymentsPath } from '../model/listing.ts';
 import type { Holder, Presenter, Provenance, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
 import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
@@ -84,13 +84,6 @@ export function scopeOf(
     Object.assign(scope, collectionScope(e.path, t, collections, foldMerchantId));
   if (presenter === 'restricted' && collections.length > 0) scope.mayList = restrictedMayList(collections);
   return scope;
-}
-
-/** The envelope of a JSON body: `data` an array and the three integers (listing.ts readEnvelope, any 2xx). */
-function envelopeOf(json: unknown): { data: unknown[] } | undefined {
-  if (!isRow(json) || !Array.isArray(json.data)) return undefined;
-  const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
-  return int(json.offset) && int(json.limit) && int(json.total) ? (json as { data: unknown[] }) : undefined;
 }
 
 /** Objects of a JSON value that may be records: with an `id` and another field, or with three fields or more. */
@@ -197,7 +190,7 @@ export class AnswerWatch {
     };
     const objects: Array<{ where: string; value: Row }> = [];
     // A 2xx envelope (never `{...e}`: spreading the exchange would run its lazy key scan).
-    const env = e.status >= 200 && e.status < 300 ? envelopeOf(e.json) : undefined;
+    const env = e.status >= 200 && e.status < 300 ? envelopeOfJson(e.json) : undefined;
     const learnable = env !== undefined && this.isOwnListing(e, scope);
     const holder = scope.collection && !scope.merchant ? 'account' : scope.merchant;
     if (learnable && scope.mode && holder && holder !== 'unknown') {
