@@ -7,7 +7,7 @@
  */
 import { prefixLength } from './credentials.ts';
 
-/** Anchors are slices of the random part this long; a quote of half of it always holds one whole. */
+/** Anchors are slices of the random part this long, spaced so that a quote of half of it always holds one whole. */
 const ANCHOR = 6;
 /** At most this many occurrences of one anchor are aligned per text (a body full of repeats stays cheap). */
 const MAX_HITS = 20;
@@ -25,8 +25,12 @@ function quotableOf(key: string) {
   let q = quotable.get(key);
   if (!q) {
     const secret = key.slice(prefixLength(key)).toLowerCase();
-    const anchors: Array<[number, string]> = [];
-    for (let a = 0; a + ANCHOR <= secret.length; a += ANCHOR) anchors.push([a, secret.slice(a, a + ANCHOR)]);
+    // Spaced so that every run of half the random part holds one whole (a quote of the last half too).
+    const stride = Math.max(1, Math.ceil(secret.length / 2) - ANCHOR + 1);
+    const starts = new Set<number>();
+    for (let a = 0; a + ANCHOR <= secret.length; a += stride) starts.add(a);
+    if (secret.length >= ANCHOR) starts.add(secret.length - ANCHOR);
+    const anchors = [...starts].map((a): [number, string] => [a, secret.slice(a, a + ANCHOR)]);
     q = { secret, anchors };
     if (quotable.size > 256) quotable.clear(); // presented keys vary (mutations); configured keys come back
     quotable.set(key, q);
