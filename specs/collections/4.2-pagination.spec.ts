@@ -164,6 +164,12 @@ eachCollection('§4.2 Pagination:', (c) => {
     onCollection(c, async (ctx) => {
       const { learned } = await anyRequests(ctx, c);
       const sorts = c.sorts.flatMap(directions);
+      // The count is judged on sets read whole; a capped one (more records than the run reads) is said so.
+      const partial = learned.listings
+        .filter(({ set }) => !set.complete)
+        .map(({ listing }) => describeListing(listing));
+      if (partial.length > 0)
+        ctx.notes.add(`the count against the records enumerated not judged on ${partial.join(', ')} (read in part)`);
       for (const [i, { listing, set }] of learned.listings.entries()) {
         const label = describeListing(listing);
         assertNoViolation(countViolation(set, identity(set.records), label));
@@ -173,16 +179,18 @@ eachCollection('§4.2 Pagination:', (c) => {
         }
       }
       // Other windows and sorts of each listing report the first page's total.
-      const cases = learned.listings.flatMap(({ listing, set }, i) =>
-        [undefined, ...sorts].map((sort, k) => ({
-          i,
+      const cases = learned.listings.flatMap(({ listing, set }) => {
+        const first = set.pages[0]?.exchange;
+        if (!first) return [];
+        return [undefined, ...sorts].map((sort, k) => ({
           sort,
           offset: Math.floor((set.total * (k + 1)) / (sorts.length + 2)),
           limit: 7 + k,
           listing,
-          set,
-        })),
-      );
+          first,
+        }));
+      });
+      if (cases.length === 0) return;
       await forAll(
         ctx,
         fc.constantFrom(...cases),
@@ -191,11 +199,9 @@ eachCollection('§4.2 Pagination:', (c) => {
             offset: k.offset,
             limit: k.limit,
           });
-          const first = k.set.pages[0]?.exchange;
-          if (!first) return undefined;
           const at = `${describeListing(k.listing)} ${describeRequest({ offset: k.offset, limit: k.limit, sort: k.sort })}`;
           return totalAgreementViolation(
-            { label: describeListing(k.listing), exchange: first },
+            { label: describeListing(k.listing), exchange: k.first },
             { label: at, exchange: e },
           );
         },
