@@ -85,8 +85,10 @@ export default class ProofJudge implements Reporter {
     const first = `${test.title}: ${finding ? renderFinding(record).split('\n')[0] : record.reason}`;
     t.firstFailure ??= first;
     if (finding) t.fired.add(record.rule);
-    if (finding) t.firedOn.add(`${record.rule}@${record.collection ?? 'payments'}`);
-    else if (t.otherErrors.length < 3) t.otherErrors.push(first);
+    // Where it fired: a crash too (a check that met another rule's violation, WrongRule), which for a fault switched
+    // on for one collection is a deviation seen elsewhere when it happens on another.
+    t.firedOn.add(`${finding ? record.rule : 'CRASH'}@${record.collection ?? 'payments'}`);
+    if (!finding && t.otherErrors.length < 3) t.otherErrors.push(first);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
