@@ -153,8 +153,10 @@ export default class EndOfRunReporter implements Reporter {
     for (const [id, check] of this.selected) {
       if (this.records.has(id)) continue;
       const reason = stopped ? `the run was ${status} before it started` : 'it never started';
-      const record = notRunRecord({ rule: check.rule, check: check.title }, 'interrupted', reason);
-      this.records.set(id, check.collection ? { ...record, collection: check.collection } : record);
+      this.records.set(
+        id,
+        notRunRecord({ rule: check.rule, check: check.title, collection: check.collection }, 'interrupted', reason),
+      );
     }
   }
 

@@ -37,7 +37,11 @@ export function recordOfResult(test: TestCase, result: TestResult): CheckRecord 
       };
     case 'interrupted':
     case 'skipped':
-      return notRunRecord({ rule, check: test.title }, 'interrupted', 'the run was stopped before it ended');
+      return notRunRecord(
+        { rule, check: test.title, collection },
+        'interrupted',
+        'the run was stopped before it ended',
+      );
     default: {
       // Its fixtures failed before the check began (a target the worker could not resolve, a mock that did not start).
       const first = stripAnsi(result.errors[0]?.message ?? result.status).split('\n')[0] ?? '';

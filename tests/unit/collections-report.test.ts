@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { crossing, keyLeakViolations, provenanceViolations } from '../../checks/provenance.ts';
 import type { Collection } from '../../core/model/collection.ts';
 import type { Provenance, WatchedAnswer } from '../../core/model/provenance.ts';
 import { scopeOf } from '../../core/run/watch.ts';
 import { conformanceHtml } from '../../reporters/html.ts';
 import { junitXml } from '../../reporters/junit.ts';
+import { recordOfResult } from '../../reporters/records.ts';
 import { summarize } from '../../reporters/summary.ts';
 import { consoleTable } from '../../reporters/summary-text.ts';
 import { fakeExchange as exchange } from '../support/exchange.ts';
@@ -162,5 +164,20 @@ describe('the grid of rules × collections', () => {
     assert.equal(s.rules[0]?.collections, undefined);
     assert.doesNotMatch(consoleTable(s, 'm.md'), /collections/);
     assert.match(junitXml(s), /<testsuite name="PAG-SIZE \(MUST/);
+  });
+});
+
+describe("a collection's check that never ended", () => {
+  test('its not-run record names its collection, as its settled record would (the grid and JUnit file it there)', () => {
+    const test = {
+      title: 'PAG-SIZE refunds: every page holds min(limit, total - offset) records',
+      annotations: [{ type: 'collection', description: 'refunds' }],
+      timeout: 1000,
+    } as unknown as TestCase;
+    for (const status of ['interrupted', 'skipped'] as const) {
+      const record = recordOfResult(test, { status, attachments: [], errors: [] } as unknown as TestResult);
+      assert.equal(record?.verdict, 'not run');
+      assert.equal(record?.collection, 'refunds');
+    }
   });
 });
