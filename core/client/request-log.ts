@@ -86,7 +86,11 @@ export function openRequestLog(dir: string | undefined): RequestLog | undefined 
       // One write per line, synchronous: a worker that is replaced or killed has written every request it sent.
       writeSync(fd, `${line}\n`);
       const test = e.sentFor?.test;
-      if (test) lines.set(test, [...(lines.get(test) ?? []), line]);
+      if (test) {
+        const of = lines.get(test);
+        if (of) of.push(line);
+        else lines.set(test, [line]);
+      }
     },
     take: (test) => {
       const taken = lines.get(test) ?? [];

@@ -124,12 +124,16 @@ export function accented(ch: string): { nfc: string; nfd: string } | undefined {
   return [...nfc].length === 1 ? { nfc, nfd } : undefined;
 }
 
+let spacesRead: readonly string[] | undefined;
 /** The white-space characters other than ASCII that JavaScript's `\s` knows (Unicode White_Space), in order. */
 export function unicodeSpaces(): string[] {
-  const out: string[] = [];
-  for (let cp = 0x80; cp <= 0x3000; cp++) {
-    const ch = String.fromCodePoint(cp);
-    if (/^\s$/u.test(ch)) out.push(ch);
+  if (!spacesRead) {
+    const out: string[] = [];
+    for (let cp = 0x80; cp <= 0x3000; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (/^\s$/u.test(ch)) out.push(ch);
+    }
+    spacesRead = out;
   }
-  return out;
+  return [...spacesRead];
 }

@@ -10,8 +10,19 @@ import type { Target } from '../model/target.ts';
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The path of a collection as a pattern: `{merchantId}` any segment, other parameters their values. */
+/** The path of a collection as a pattern (built once per collection: the watcher asks for every answer). */
+const patterns = new WeakMap<Collection, RegExp>();
 function patternOf(c: Collection): RegExp {
+  let p = patterns.get(c);
+  if (!p) {
+    p = buildPattern(c);
+    patterns.set(c, p);
+  }
+  return p;
+}
+
+/** `{merchantId}` any segment, other parameters their values. */
+function buildPattern(c: Collection): RegExp {
   const parts = c.path.split(/(\{[^{}/]+\})/).map((part) => {
     const name = /^\{([^{}/]+)\}$/.exec(part)?.[1];
     if (name === undefined) return literal(part);
