@@ -8,6 +8,7 @@
  * come first or last, together. Ties may come in any order, but the same on every request.
  */
 import type { CollectionSort } from '../core/model/collection.ts';
+import type { Exchange } from '../core/model/exchange.ts';
 import { identity } from '../core/model/listing.ts';
 import { fieldOf } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
@@ -31,11 +32,15 @@ export function instantOf(value: unknown): { ms: number; rest: string } | undefi
   const m = RFC3339.exec(value);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac = '', zone = 'Z'] = m;
-  const offset = /^[Zz]$/.test(zone)
-    ? 0
-    : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const [zh, zm] = /^[Zz]$/.test(zone) ? [0, 0] : [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
+  const offset = (zone[0] === '-' ? -1 : 1) * (zh * 60 + zm);
+  // RFC 3339 §5.7's ranges (a leap second, 60, included); Date.UTC would roll a 13th month over into the next year.
+  const daysIn = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+  const ranged = (v: string | undefined, lo: number, hi: number) => Number(v) >= lo && Number(v) <= hi;
+  if (!ranged(mo, 1, 12) || !ranged(d, 1, daysIn) || !ranged(h, 0, 23) || !ranged(mi, 0, 59) || !ranged(s, 0, 60))
+    return undefined;
+  if (zh > 23 || zm > 59) return undefined;
   const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(local)) return undefined;
   const ms = local - offset * 60_000 + Number(frac.slice(0, 3).padEnd(3, '0'));
   return { ms, rest: frac.slice(3).replace(/0+$/, '') };
 }
@@ -83,11 +88,10 @@ export function comparatorOf(sort: CollectionSort): ((a: unknown, b: unknown) =>
         : compareCodePoints(a, b);
 }
 
-/** Whether a value has the field's type (a number, an RFC 3339 date-time, a string). */
-function hasType(sort: CollectionSort, v: unknown): boolean {
-  const compare = comparatorOf(sort);
+/** Whether a value has the field's type (a number, an RFC 3339 date-time, a string), by the sort's comparator. */
+function hasType(sort: CollectionSort, compare: ReturnType<typeof comparatorOf>, v: unknown): boolean {
   if (compare) return !Number.isNaN(compare(v, v));
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  return sort.type === 'string' ? typeof v === 'string' : true;
 }
 
 /** The records without the field must sit together at one end; the others, in order. */
@@ -96,9 +100,10 @@ function present(walk: Walked, field: string): { indexes: number[]; stray?: numb
   const first = flags.indexOf(false);
   const last = flags.lastIndexOf(false);
   const indexes = flags.flatMap((a, i) => (a ? [] : [i]));
-  // An absent value between present ones: not together at an end.
-  const stray = first < 0 ? undefined : flags.findIndex((a, i) => a && i > first && i < last);
-  return stray !== undefined && stray >= 0 ? { indexes, stray } : { indexes };
+  // An absent value between present ones, or absent ones at both ends: not together at one end.
+  const between = first < 0 ? -1 : flags.findIndex((a, i) => a && i > first && i < last);
+  const stray = between >= 0 ? between : first > 0 && last < flags.length - 1 ? last + 1 : undefined;
+  return stray !== undefined ? { indexes, stray } : { indexes };
 }
 
 /**
@@ -125,7 +130,8 @@ export function typedSortViolation(
       exchange: pageOf(walk, stray).page,
     };
   }
-  const wrongType = indexes.find((i) => !hasType(sort, fieldOf(walk.records[i], field)));
+  const compare = comparatorOf(sort);
+  const wrongType = indexes.find((i) => !hasType(sort, compare, fieldOf(walk.records[i], field)));
   if (wrongType !== undefined) {
     return {
       rule,
@@ -134,7 +140,6 @@ export function typedSortViolation(
       exchange: pageOf(walk, wrongType).page,
     };
   }
-  const compare = comparatorOf(sort);
   if (!compare) return undefined;
   const how =
     sort.type === 'string'
@@ -189,7 +194,15 @@ export function reverseViolation(
   const p = keep(ascending);
   const r = [...keep(descending)].reverse();
   const key = identity([...p, ...r]);
-  if (p.length !== r.length) return undefined; // not the same records: the permutation checks say which
+  // Both directions read whole (the caller's condition) must list the same records.
+  const otherRecords = (): Violation => ({
+    rule,
+    expected: `${label}: sort=-${field} lists the records of sort=${field} (${p.length} with ${field}), in reverse`,
+    received: `sort=-${field} lists ${r.length} with ${field}, not the same records`,
+    exchange: descending.pages[0]?.exchange,
+    related: [ascending.pages[0]?.exchange].filter((e): e is Exchange => e !== undefined),
+  });
+  if (p.length !== r.length) return otherRecords();
   // The finest blocks where the prefix of one equals the reversed other as sets: records the target must tie.
   const balance = new Map<string, number>();
   let open = 0;
@@ -210,7 +223,7 @@ export function reverseViolation(
       start = i + 1;
     }
   }
-  if (open !== 0) return undefined; // not the same records
+  if (open !== 0) return otherRecords();
   // Equal values tie under any collation: blocks holding one value are one tie group with all between them.
   const merged: Array<[number, number]> = [];
   const lastOf = new Map<string, number>();

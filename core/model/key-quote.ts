@@ -12,6 +12,14 @@ const ANCHOR = 6;
 /** At most this many occurrences of one anchor are aligned per text (a body full of repeats stays cheap). */
 const MAX_HITS = 20;
 
+/**
+ * How many characters of a random part of `length` a quote shows: half of it, and never fewer than MIN_SHOWN. A short
+ * secret (a presented key truncated to half its random part) shares a few characters with any text by chance — a
+ * word of the key in a merchant id the error echoes — where most of it does not.
+ */
+const MIN_SHOWN = 10;
+const neededOf = (length: number) => Math.min(length, Math.max(Math.ceil(length / 2), MIN_SHOWN));
+
 /** A quote in a text: how many of the random part's characters it shows, from `start` to `end` (exclusive) of the text. */
 export interface Quote {
   shown: number;
@@ -25,8 +33,8 @@ function quotableOf(key: string) {
   let q = quotable.get(key);
   if (!q) {
     const secret = key.slice(prefixLength(key)).toLowerCase();
-    // Spaced so that every run of half the random part holds one whole (a quote of the last half too).
-    const stride = Math.max(1, Math.ceil(secret.length / 2) - ANCHOR + 1);
+    // Spaced so that every run of the characters a quote needs holds one whole (a quote of the last half too).
+    const stride = Math.max(1, neededOf(secret.length) - ANCHOR + 1);
     const starts = new Set<number>();
     for (let a = 0; a + ANCHOR <= secret.length; a += stride) starts.add(a);
     if (secret.length >= ANCHOR) starts.add(secret.length - ANCHOR);
@@ -45,7 +53,7 @@ function quotableOf(key: string) {
 export function partialQuotes(key: string, lower: string): Quote[] {
   const { secret, anchors } = quotableOf(key);
   if (secret.length < 2 * ANCHOR || lower.length < ANCHOR) return [];
-  const needed = Math.ceil(secret.length / 2);
+  const needed = neededOf(secret.length);
   const quotes = new Map<number, Quote>();
   for (const [a, anchor] of anchors) {
     for (

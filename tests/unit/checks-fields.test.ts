@@ -91,6 +91,27 @@ describe('typed sorts', () => {
     assert.equal(ordered([1, 2, null, null], sort('number')), undefined);
     assert.equal(ordered([null, 1, 2], sort('number')), undefined);
     assert.match(ordered([1, null, 2], sort('number'))?.expected ?? '', /records without v together, first or last/);
+    assert.match(ordered([null, 1, 2, null], sort('number'))?.received ?? '', /record #3 .* has none/);
+  });
+
+  test('a date-time out of its ranges is no date-time (no month 13, no February 30); a leap second is', () => {
+    for (const bad of [
+      '2024-13-45T25:61:61Z',
+      '2025-02-30T10:00:00Z',
+      '2025-02-03T24:00:00Z',
+      '2025-02-03T10:00:00+24:00',
+    ])
+      assert.equal(instantOf(bad), undefined, bad);
+    assert.ok(instantOf('2016-12-31T23:59:60Z'));
+    assert.match(
+      ordered(['2025-02-03T10:00:00Z', '2025-02-30T10:00:00Z'], sort('date-time'))?.expected ?? '',
+      /every v is a date-time/,
+    );
+  });
+
+  test('a string field holds strings: a number there is another type, with or without a collation', () => {
+    assert.match(ordered(['a', 7], sort('string'))?.expected ?? '', /every v is a string/);
+    assert.match(ordered(['a', 7], sort('string', 'codepoint'))?.expected ?? '', /every v is a string/);
   });
 });
 
@@ -110,6 +131,13 @@ describe('a string without a collation: -f the reverse of f apart from ties', ()
     assert.ok(
       reverseViolation(apart, walked([apart.records[2], apart.records[1], apart.records[0]]), 'v', 'SRT-AMOUNT', 'x'),
     );
+  });
+  test('both directions read whole must list the same records', () => {
+    const up = asc(['Ada', 'Bob', 'Zed']);
+    const fewer = reverseViolation(up, walked([up.records[2], up.records[1]]), 'v', 'SRT-AMOUNT', 'x');
+    assert.match(fewer?.received ?? '', /sort=-v lists 2 with v, not the same records/);
+    const other = reverseViolation(up, walked([up.records[2], up.records[1], rec(9, 'Amy')]), 'v', 'SRT-AMOUNT', 'x');
+    assert.match(other?.received ?? '', /not the same records/);
   });
   test('ties in one order on every request; limits that split a tie group', () => {
     const ref = asc(['a', 'a', 'b', 'b', 'c']);
