@@ -53,7 +53,8 @@ export async function main(args: string[]): Promise<number> {
   }
   let results: Summary[];
   let files: string[];
-  const dir = resolve(values.reports ?? process.env.CONFORMANCE_REPORTS_DIR?.trim() ?? 'reports');
+  // As the command and `report` read it: an empty option or variable is none.
+  const dir = resolve(values.reports?.trim() || process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
   try {
     files = [...new Set(positionals.flatMap(resultFiles).map((f) => resolve(f)))];
     results = files.map((f) => withRequestLog(readResult(f), f, dir));

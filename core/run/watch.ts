@@ -222,10 +222,10 @@ export class AnswerWatch {
       for (const o of embedded(value)) collect(o, `header ${name}`, objects);
     }
     if (objects.length > 0) answer.objects = objects;
-    if (!learnable) {
-      const texts = textsOf(e);
-      if (texts.length > 0) answer.texts = texts;
-    }
+    // A listing a valid key may read is its records; its headers are judged like any answer's (a record written
+    // into a header of one's own listing is still another listing's record).
+    const texts = learnable ? textsOf(e).filter((t) => t.where === 'headers') : textsOf(e);
+    if (texts.length > 0) answer.texts = texts;
     const t0 = performance.now();
     const leak = e.keyLeak;
     this.keyScanMs += performance.now() - t0;

@@ -183,7 +183,9 @@ export async function main(argv: string[], io: Io = { out: console.log, err: con
   const { sent, results } = await compareTargets(sides, cases);
   const alike = results.filter((r) => !r.skipped && r.differences.length === 0).length;
   const summary = `fidelity: ${alike}/${sent.length} cases answered alike (${cases.length - sent.length} skipped)`;
-  const targets = sides.map((s) => `${s.name} = ${s.file} (${s.target.baseURL}): total ${s.total}, ${s.api.sent} GETs`);
+  const targets = sides.map(
+    (s) => `${s.name} = ${s.file} (${s.target.baseURL}): total ${s.total}, ${s.api.sent} requests`,
+  );
   const ruleRows = [
     ['rule', 'compared', 'differ', 'skipped', 'first difference (aspect: A vs B, case) or why skipped'],
     ...ruleTable(results).map((r) => [r.rule, String(r.compared), String(r.differ), String(r.skipped), r.first]),

@@ -337,6 +337,21 @@ describe('the watcher: who asked for what, and what the answer carried', () => {
     );
   });
 
+  test("a listing a valid key may read: its body is learned, its headers are judged as any answer's", () => {
+    const watch = new AnswerWatch(target, 'checks');
+    const page = exchange({
+      path: paymentsPath('msb_1'),
+      json: { success: true, message: 'OK', data: [pay('pay_test_0003')], offset: 0, limit: 10, total: 1 },
+      headers: { 'x-debug-last': 'id=pay_live_0009 amount=1200 currency=EUR status=COMPLETED merchantId=mlv_1' },
+    });
+    const seen = watch.see(page);
+    assert.ok(seen.learned);
+    assert.deepEqual(
+      seen.texts?.map((t) => t.where),
+      ['headers'],
+    );
+  });
+
   test("each project writes its own files: a judge reads its projects' answers and no others", () => {
     const dir = mkdtempSync(join(tmpdir(), 'watch-'));
     try {
