@@ -7,8 +7,6 @@
 import {
   type AccessCase,
   type AccessExpectation,
-  type AccessOracle,
-  type AccessRule,
   isValidCredential,
   type MerchantRole,
   type Spelling,
@@ -17,6 +15,7 @@ import { type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
 import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
+import type { AccessRule } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { recordsCarried } from './method-answers.ts';
 
@@ -38,7 +37,8 @@ const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
  */
 function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const verb = c.preflight ? 'OPTIONS (a CORS pre-flight)' : (c.method ?? 'GET');
-  const list = `the ${c.list ?? 'payments'} list of the ${c.merchant} merchant`;
+  const c0 = c.collection;
+  const list = `the ${c0.name} list${c0.access.scope === 'merchant' ? ` of the ${c.merchant} merchant` : ''}`;
   const where = c.endpoint === 'status' ? `${verb} /merchant/status` : verb === 'GET' ? list : `${verb} to ${list}`;
   const cred = c.credential;
   const refused = (rule: AccessRule, what: string): AccessExpectation => ({
@@ -160,6 +160,3 @@ export function accessViolation(exp: AccessExpectation, e: Exchange, query: Page
   const hint = hints[e.status] ?? (e.status >= 500 ? 'a server error' : undefined);
   return { rule: exp.rule, expected, received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`, exchange: e };
 }
-
-/** The oracle as the access properties take it (core/run/access-property.ts): the expectation and its judgment. */
-export const ACCESS_ORACLE: AccessOracle = { expected: expectedAccess, violation: accessViolation };

@@ -12,6 +12,7 @@ import {
   type SpellingFacts,
   type SpellingJudge,
 } from '../core/model/access.ts';
+import { PAYMENTS } from '../core/model/collection.ts';
 import type { KeySlot } from '../core/model/credentials.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { accessViolation, expectedAccess } from './access-oracle.ts';
@@ -42,6 +43,7 @@ export function spelledExpectation(
       spelling: { scheme: 'Bearer', gap: ' ' },
       endpoint: 'list',
       merchant: c.merchant,
+      collection: PAYMENTS,
       query: c.query,
     },
     keyMode,

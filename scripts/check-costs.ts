@@ -5,36 +5,19 @@
  * tests/unit/progress.test.ts fails when a check of specs/ has no cost.
  */
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPORT_FILES } from '../core/model/outputs.ts';
-import { ruleIdOfTitle } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { CheckRecord } from '../core/model/verdict.ts';
+import { listedChecks } from './listed-checks.ts';
 import { runSuite } from './run-suite.ts';
 
-/**
- * The titles of the checks in specs/ (a test title starts with a rule id), as written: a title written as a template
- * (`… (${selections})`) is a pattern, its interpolations any text.
- */
+/** The titles of the checks of a run against the bundled mock (payments alone), as Playwright lists them. */
 export function specTitles(): Array<string | RegExp> {
-  const titles: Array<string | RegExp> = [];
-  // The files of specs/ itself: the checks of other collections (specs/collections/) exist only in a run given them.
-  for (const file of readdirSync(new URL('../specs/', import.meta.url))
-    .filter((f) => f.endsWith('.ts'))
-    .sort()) {
-    const text = readFileSync(new URL(`../specs/${file}`, import.meta.url), 'utf8');
-    for (const m of text.matchAll(/test\(\s*(?:'([^']+)'|"([^"]+)"|`([^`]+)`)/g)) {
-      const title = m[1] ?? m[2] ?? m[3] ?? '';
-      if (!ruleIdOfTitle(title)) continue;
-      const parts = m[3]?.split(/\$\{[^}]*\}/) ?? [title];
-      const escaped = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      titles.push(parts.length > 1 ? new RegExp(`^${escaped.join('.*')}$`) : title);
-    }
-  }
-  return titles;
+  return listedChecks().map((c) => c.title);
 }
 
 /** Whether a check's title is one of `titles` (a string as is, a pattern by match). */

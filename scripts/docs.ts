@@ -5,7 +5,7 @@
  * fault count, retry counts, the pace's margin, the layout version, …), inline in README.md and docs/*.md.
  * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -14,8 +14,8 @@ import { MAX_429_RETRIES, TARGET_GONE_AFTER, TRANSPORT_RETRIES } from '../core/c
 import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
-import { RULES } from '../core/model/rules.ts';
-import { COLLECTION_MAX_RECORDS, COLLECTION_RUNS } from '../core/run/collection-listings.ts';
+import { RULES, ruleIdOfTitle } from '../core/model/rules.ts';
+import { BOUNDED_RECORDS, BOUNDED_RUNS } from '../core/run/learn.ts';
 import { MIN_CHECK_LIMIT_MS } from '../core/run/limits.ts';
 import variables from '../core/run/variables.json' with { type: 'json' };
 import { FAULTS, VARIANT_DIMENSIONS } from '../mock/index.ts';
@@ -23,9 +23,10 @@ import { PROGRESS_EVERY_MS } from '../reporters/progress.ts';
 import { SCHEMA_VERSION } from '../reporters/summary.ts';
 import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
-import { COLLECTION_FAULTS, COLLECTION_VARIANTS } from '../tests/proof/collection-projects.ts';
+import { COLLECTION_FAULTS, COLLECTION_VARIANTS, EXAMPLE_COLLECTIONS } from '../tests/proof/collection-projects.ts';
 import { DEFAULT_COMBINATIONS } from '../tests/proof/legal-space.ts';
 import { VARIANT_SETS } from '../tests/proof/variant-sets.ts';
+import { listedChecks } from './listed-checks.ts';
 
 const ROOT = new URL('..', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -35,25 +36,14 @@ const table = (head: string[], rows: string[][]) =>
     '\n',
   );
 
-/**
- * Which spec files hold checks of each rule: test titles start with the rule id (the checks of other collections in
- * specs/collections/ name it first to `titled`).
- */
+/** Which spec files hold checks of each rule, as Playwright lists the checks of a run with the example collection. */
 export function checkedIn(): Map<string, string[]> {
   const where = new Map<string, string[]>();
-  const files = readdirSync(new URL('specs/', ROOT), { recursive: true, encoding: 'utf8' }).filter((f) =>
-    f.endsWith('.ts'),
-  );
-  for (const file of files.sort((a, b) =>
-    a.includes('/') === b.includes('/') ? a.localeCompare(b) : a.includes('/') ? 1 : -1,
-  )) {
-    const text = read(`specs/${file}`);
-    for (const r of RULES) {
-      const found =
-        new RegExp(`['"\`]${r.id} `).test(text) ||
-        new RegExp(`titled\\(\\s*'${r.id}'|\\['${r.id}',|^\\s*'${r.id}': '`, 'm').test(text);
-      if (found) where.set(r.id, [...(where.get(r.id) ?? []), `specs/${file}`]);
-    }
+  for (const { title, file } of listedChecks(EXAMPLE_COLLECTIONS)) {
+    const id = ruleIdOfTitle(title);
+    if (!id) continue;
+    const files = where.get(id) ?? [];
+    if (!files.includes(file)) where.set(id, [...files, file].sort());
   }
   return where;
 }
@@ -142,8 +132,8 @@ export const FIGURES: Record<string, () => string> = {
   'proof-projects': () =>
     String(FAULTS.length + Object.keys(VARIANT_SETS).length + DEFAULT_COMBINATIONS + COLLECTION_PROJECTS),
   'collection-projects': () => String(COLLECTION_PROJECTS),
-  'collection-max-records': () => String(COLLECTION_MAX_RECORDS),
-  'collection-runs': () => String(COLLECTION_RUNS),
+  'collection-max-records': () => String(BOUNDED_RECORDS),
+  'collection-runs': () => String(BOUNDED_RUNS),
   'retries-429': () => String(MAX_429_RETRIES),
   'retries-transport': () => times(TRANSPORT_RETRIES),
   'retry-after-cap': () => `${MAX_PAUSE_MS / 1000} s`,

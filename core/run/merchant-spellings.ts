@@ -4,9 +4,11 @@
  * property phase on spellings drawn from the whole grammar; every answer is judged by the access oracle as the
  * spelling's standing allows (checks/merchant-spellings.ts). The isolation checks read the test key's own answers.
  */
+
 import { authOf, CANONICAL, keyModes } from '../generate/access-cases.ts';
 import { type MerchantSpelling, spellingDrawArb, spellingOf, spellingSummary } from '../generate/merchant-spellings.ts';
 import type { Credential, SpellingJudge } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
 import { asKey, authLabel } from '../model/credentials.ts';
 import { describeListing } from '../model/listing.ts';
 import type { IsolatedListing } from '../model/result-set.ts';
@@ -103,7 +105,14 @@ export async function spelledCredential(
   const { api, target: t } = ctx;
   const roles = scope.roles ?? spelledMerchants(t).map((m) => m.role);
   const modes = keyModes(t);
-  const auth = authOf({ credential, spelling: CANONICAL, endpoint: 'list', merchant: 'sandbox', query: {} });
+  const auth = authOf({
+    credential,
+    spelling: CANONICAL,
+    endpoint: 'list',
+    merchant: 'sandbox',
+    collection: PAYMENTS,
+    query: {},
+  });
   const slot =
     credential.kind === 'key' && !credential.mutation && credential.slot !== 'revoked' && credential.slot !== 'old'
       ? credential.slot

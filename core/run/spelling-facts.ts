@@ -8,9 +8,10 @@
 import type { ApiClient } from '../client/http.ts';
 import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '../generate/merchant-spellings.ts';
 import type { MerchantRole, SpellingFacts } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
 import { type Auth, asKey } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
-import { envelopeOfJson, identity, MAX_LIMIT, type PageRequest, requestQuery } from '../model/listing.ts';
+import { envelopeOfJson, identity, listingOf, MAX_LIMIT, type PageRequest, requestQuery } from '../model/listing.ts';
 import type { ResultSet } from '../model/result-set.ts';
 import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
@@ -93,7 +94,7 @@ export async function canonicalSet(
   slot: 'test' | 'live',
 ): Promise<ResultSet | undefined> {
   try {
-    return await enumerate(ctx, { merchant, auth: asKey(slot) });
+    return await enumerate(ctx, listingOf(PAYMENTS, merchant, slot));
   } catch (error) {
     if (error instanceof Unusable) return undefined;
     throw error;

@@ -3,14 +3,16 @@
 import fc from 'fast-check';
 import { expectedAccess } from '../../checks/access-oracle.ts';
 import * as envelope from '../../checks/envelope.ts';
-import { unknownStatusViolation } from '../../checks/filter.ts';
+import { unknownValueViolation } from '../../checks/filter.ts';
 import { accessCases, authOf } from '../../core/generate/access-cases.ts';
 import * as arbitrary from '../../core/generate/arbitraries.ts';
-import { ACCESS_RULES, type AccessCase } from '../../core/model/access.ts';
+import { oddValueArb } from '../../core/generate/odd-input.ts';
+import type { AccessCase } from '../../core/model/access.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import { authLabel, KEY_VARS, type KeySlot } from '../../core/model/credentials.ts';
 import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
-import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../../core/model/listing.ts';
-import { RULES, type RuleId } from '../../core/model/rules.ts';
+import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest } from '../../core/model/listing.ts';
+import { ACCESS_RULES, RULES, type RuleId } from '../../core/model/rules.ts';
 import { redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
 import type { Violation } from '../../core/model/verdict.ts';
@@ -60,14 +62,17 @@ const MERCHANTS: Record<string, string[]> = { live: ['LIVE_MERCHANT_ID'], otherS
  */
 export function buildCases(seed: number, runs: number, statuses: readonly string[] = []): Case[] {
   const sample = <T>(a: fc.Arbitrary<T>, n: number, salt: number) => fc.sample(a, { seed: seed + salt, numRuns: n });
-  const known = [...new Set([SPEC_STATUS, ...statuses])];
+  const known = [...new Set([...(PAYMENTS.filters[0]?.named ?? []), ...statuses])];
+  const field = { field: 'status', known, exactCase: true };
+  const status = (value: string): FieldFilter => ({ field: 'status', value });
   const out: Omit<Case, 'id'>[] = [];
   const edges: PageRequest[] = [{}, { offset: 0, limit: MAX_LIMIT }, { offset: NOMINAL, limit: 10 }];
-  const unknown = sample(arbitrary.unknownStatusArb(known), Math.ceil(runs / 4), 1).map((status) => ({ status }));
-  const windows: PageRequest[] = [...edges, ...sample(arbitrary.pageRequestArb(NOMINAL, known), runs, 0), ...unknown];
+  const unknown = sample(arbitrary.unknownValueArb(field), Math.ceil(runs / 4), 1).map((v) => ({ filter: status(v) }));
+  const drawn = sample(arbitrary.requestArb(NOMINAL, [field], ['amount', '-amount']), runs, 0);
+  const windows: PageRequest[] = [...edges, ...drawn, ...unknown];
   for (const w of windows) {
     const window = { ...w, offset: w.offset === undefined ? undefined : relative(w.offset) };
-    const unknownStatus = w.status !== undefined && !known.includes(w.status);
+    const unknownStatus = w.filter !== undefined && !known.includes(w.filter.value);
     const rule = (w.limit ?? 0) > MAX_LIMIT ? 'LIM-CAP' : unknownStatus ? 'FLT-STATUS' : 'ENV-SCHEMA';
     out.push({ rule, label: describeWindow(window), needs: [], window, unknownStatus });
   }
@@ -75,11 +80,12 @@ export function buildCases(seed: number, runs: number, statuses: readonly string
     const label = `${pairs.map(([k, v]) => `${k}=${v}`).join('&')} (${notation})`;
     out.push({ rule: 'LIM-CAP', label, needs: [], pairs, cap: notation === 'plain' ? value : 'notation' });
   }
-  for (const { label, pairs } of sample(arbitrary.oddValueArb(), runs, 3)) {
+  for (const { label, pairs } of sample(oddValueArb({ filter: status(known[0] as string), sort: 'amount' }), runs, 3)) {
     out.push({ rule: 'INP-ROBUST', label, needs: [], pairs });
   }
   for (const rule of ACCESS_RULES) {
-    const examples = accessCases(EVERY_SLOT, rule)?.examples ?? [];
+    const cases = accessCases(EVERY_SLOT, rule, PAYMENTS, status(known[0] as string));
+    const examples = typeof cases === 'string' ? [] : cases.examples;
     const n = Math.min(runs, examples.length);
     for (const access of sample(fc.shuffledSubarray(examples, { minLength: n, maxLength: n }), 1, 4)[0] ?? []) {
       const { credential: cred, endpoint, merchant, query } = access;
@@ -143,7 +149,8 @@ export function judge(c: Case, e: Exchange, sent: Sent): Aspect[] {
   check('envelope', 'ENV-SCHEMA', envelope.envelopeViolation(e));
   check('echo', 'PAG-ECHO', envelope.echoViolation(e, { offset: sent.offset, limit: w.limit }, sent.defaultLimit));
   check('page size', 'PAG-SIZE', envelope.sizeViolation(e));
-  if (c.unknownStatus) check('unknown status', 'FLT-STATUS', unknownStatusViolation(e, w.status as string));
+  if (c.unknownStatus && w.filter)
+    check('unknown status', 'FLT-STATUS', unknownValueViolation(e, w.filter, 'FLT-STATUS'));
   return out;
 }
 
