@@ -10,8 +10,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT_CODES } from '../core/model/outputs.ts';
+import { family, titleForms } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
-import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
+import { type CheckRecord, RULE_SEVERITY, type RuleVerdict } from '../core/model/verdict.ts';
 import type { RuleRow, Summary } from '../reporters/summary.ts';
 import { headline } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
@@ -90,6 +91,24 @@ function state(c: CheckRecord | undefined): string {
   return why ? `${v}: ${why}` : v;
 }
 
+/**
+ * A's verdict of what B's row judges. A rule of a family (FLT-STATUS, FLT-FIELD) is compared on the collections B's
+ * row covers, in A's row of the same id or, for a run from before the general ids, of its family: the refunds cell of
+ * A's FLT-STATUS for B's FLT-FIELD, its payments cell for B's FLT-STATUS.
+ */
+function verdictInA(rowsA: ReadonlyMap<string, RuleRow>, rb: RuleRow): RuleVerdict | undefined {
+  const members = family(rb.id);
+  const ra = rowsA.get(rb.id) ?? members.map((id) => rowsA.get(id)).find((r) => r !== undefined);
+  if (!ra || members.length === 1 || !rb.collections) return ra?.verdict;
+  if (!ra.collections) return ra.id === rb.id ? ra.verdict : undefined;
+  const cells = Object.keys(rb.collections).flatMap((c) => {
+    const cell = ra.collections?.[c];
+    return cell ? [cell.verdict] : [];
+  });
+  if (cells.length === 0) return undefined;
+  return cells.reduce((x, y) => (RULE_SEVERITY.indexOf(y) < RULE_SEVERITY.indexOf(x) ? y : x));
+}
+
 /** What changed from run A to run B. */
 export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A', 'B']): RunDiff {
   const rowsA = new Map(a.rules.map((r) => [r.id, r]));
@@ -98,7 +117,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
   const otherRuleChanges: RuleChange[] = [];
   for (const rb of b.rules) {
     const ra = rowsA.get(rb.id);
-    const va: RuleVerdict = ra?.verdict ?? 'not run';
+    const va: RuleVerdict = verdictInA(rowsA, rb) ?? 'not run';
     if (va === rb.verdict) continue;
     const change = (row: RuleRow): RuleChange => ({
       rule: rb.id,
@@ -115,7 +134,8 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
       otherRuleChanges.push(change(rb));
     }
   }
-  const checksA = new Map(a.checks.map((c) => [c.check, c]));
+  // A check written before a general id is paired by its title in that id's family (FLT-STATUS refunds: …).
+  const checksA = new Map(a.checks.flatMap((c) => titleForms(c.check).map((t) => [t, c] as const)));
   const checksB = new Map(b.checks.map((c) => [c.check, c]));
   const evidence: CheckChange[] = [];
   const notExercised: CheckChange[] = [];
@@ -138,7 +158,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
     }
   }
   const mustRegressions = b.rules
-    .filter((r) => r.level === 'MUST' && r.verdict === 'fail' && rowsA.get(r.id)?.verdict !== 'fail')
+    .filter((r) => r.level === 'MUST' && r.verdict === 'fail' && verdictInA(rowsA, r) !== 'fail')
     .map((r) => r.id);
   return {
     a: shown(labels[0], a),
@@ -149,7 +169,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
     evidence,
     notExercised,
     notRun,
-    onlyInA: [...checksA.keys()].filter((t) => !checksB.has(t)),
+    onlyInA: a.checks.map((c) => c.check).filter((t) => !titleForms(t).some((f) => checksB.has(f))),
     onlyInB: [...checksB.keys()].filter((t) => !checksA.has(t)),
     mustRegressions,
   };

@@ -20,6 +20,7 @@ import {
   isExpired,
   selectsTitle,
 } from '../core/model/baseline.ts';
+import { sameFamily } from '../core/model/rules.ts';
 import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
 
 export type { BaselineEntry } from '../core/model/baseline.ts';
@@ -90,7 +91,7 @@ export function judgeBaseline(
  * none, those of its rule that ran.
  */
 function ranFor(e: BaselineEntry, records: readonly CheckRecord[]): CheckRecord[] {
-  const ofRule = records.filter((r) => r.rule === e.rule);
+  const ofRule = records.filter((r) => sameFamily(r.rule, e.rule));
   const named = ofRule.filter((r) => selectsTitle(e.match, r.check));
   return (named.length > 0 ? named : ofRule).filter((r) => RAN.includes(r.verdict));
 }
@@ -149,7 +150,10 @@ export function baselineFrom(
     const kept = r.known
       ? previous.find(
           (e) =>
-            e.rule === r.rule && e.reason === r.known?.reason && e.until === r.known?.until && excusedBy([e], r, date),
+            sameFamily(e.rule, r.rule) &&
+            e.reason === r.known?.reason &&
+            e.until === r.known?.until &&
+            excusedBy([e], r, date),
         )
       : undefined;
     // How it was found, so that a later run can tell "fixed" from "not drawn this time".

@@ -76,7 +76,7 @@ function filterChecks(c: Collection, f: CollectionFilter): void {
   // "total is the count of all records matching the query (after filtering)".
   test(
     titled(
-      'FLT-STATUS',
+      'FLT-FIELD',
       c,
       `${param}=${L} lists only ${L} records, total = the ${L} records of the unfiltered set (each ${f.field}, every listing)`,
     ),
@@ -99,7 +99,7 @@ function filterChecks(c: Collection, f: CollectionFilter): void {
   // `completed` is not `COMPLETED`; a value a server might read as a pattern never widens what the filter matches.
   test(
     titled(
-      'FLT-STATUS',
+      'FLT-FIELD',
       c,
       `an unknown, ${f.exactCase ? 'case-changed ' : ''}or pattern-like ${f.field} (%, _, *, ?) gives a 4xx or an empty 200 (total 0, data []) on every listing`,
     ),

@@ -162,7 +162,7 @@ function sortChecks(c: Collection, s: CollectionSort): void {
   // "sort | Sort field. A leading - means descending order (for example -amount gives highest amount first).
   // Without the prefix, ascending order is implied." Reading: amount compares numerically (number or numeric string).
   test(
-    titled('SRT-AMOUNT', c, `${ordering(s)} over the whole listing, across pages (every listing)`),
+    titled('SRT-FIELD', c, `${ordering(s)} over the whole listing, across pages (every listing)`),
     detailsOf(c),
     onCollection(c, async (ctx) => {
       for (const l of (await ordered(ctx, c, [s.field], false)).listings) await bothWays(ctx, c, l, s);
@@ -194,7 +194,7 @@ eachCollection('§4.2 Sorts:', (c) => {
   // any limit partition the set and concatenate to one sequence. Limits that split tie groups come first.
   test(
     titled(
-      'SRT-AMOUNT',
+      'SRT-FIELD',
       c,
       'pages at any limit concatenate to the same sorted sequence (ties in one order on every request, every listing)',
     ),

@@ -115,6 +115,3 @@ export const directions = (s: CollectionSort): [string, string] => [s.field, `-$
 /** A collection in a few words: `refunds (/payments/n1/merchant/{merchantId}/refunds, merchant-scoped)`. */
 export const describeCollection = (c: Collection): string =>
   `${c.name} (${c.path}, ${c.access.scope === 'merchant' ? 'merchant-scoped' : 'account-wide'})`;
-
-/** The tag every check of a declared collection carries, so that a run can leave them out (`grepInvert`). */
-export const COLLECTION_TAG = '@collection';
