@@ -10,33 +10,10 @@
  * record without an id matches by its whole content.
  */
 import type { Holder, Provenance, Scope, WatchedAnswer } from '../core/model/provenance.ts';
-import type { RuleId } from '../core/model/rules.ts';
+import type { EveryAnswerRule } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
 
 /** The rules whose boundary a record can cross. */
-export type ProvenanceRule = Extract<
-  RuleId,
-  | 'MODE-ISOLATION'
-  | 'MER-ISOLATION'
-  | 'MODE-LIVE-SANDBOX'
-  | 'AUTH-FORBIDDEN'
-  | 'AUTH-MISSING'
-  | 'AUTH-INVALID'
-  | 'AUTH-REVOKED'
-  | 'AUTH-FIRST'
->;
-
-export const PROVENANCE_RULES: readonly ProvenanceRule[] = [
-  'MODE-ISOLATION',
-  'MER-ISOLATION',
-  'MODE-LIVE-SANDBOX',
-  'AUTH-FORBIDDEN',
-  'AUTH-MISSING',
-  'AUTH-INVALID',
-  'AUTH-REVOKED',
-  'AUTH-FIRST',
-];
-
 const SANDBOXES: readonly Holder[] = ['sandbox', 'otherSandbox'];
 
 /**
@@ -45,7 +22,7 @@ const SANDBOXES: readonly Holder[] = ['sandbox', 'otherSandbox'];
  * restricted key may see no payment; a valid key sees only its own mode's records, and on a merchant's listing only
  * that merchant's (a merchant id the configuration does not know may name any merchant of the account).
  */
-export function crossing(s: Scope, p: Provenance): ProvenanceRule | undefined {
+export function crossing(s: Scope, p: Provenance): EveryAnswerRule | undefined {
   const unknownList = s.endpoint === 'list' && s.merchant === 'unknown';
   if (s.presenter === 'none') return 'AUTH-MISSING';
   if (s.presenter === 'invalid') return unknownList ? 'AUTH-FIRST' : 'AUTH-INVALID';
@@ -268,7 +245,7 @@ const short = (r: Row) => {
  * status), and, for the isolation rules, one record read on two listings that share none.
  */
 /** The isolation rule two listings of one record cross: two modes, or one mode and two merchants; else none. */
-function isolationCrossed(a: Provenance, b: Provenance): ProvenanceRule | undefined {
+function isolationCrossed(a: Provenance, b: Provenance): EveryAnswerRule | undefined {
   if (a.mode !== b.mode) return 'MODE-ISOLATION';
   const merchants = a.merchant !== 'account' && b.merchant !== 'account';
   return merchants && a.merchant !== b.merchant ? 'MER-ISOLATION' : undefined;
@@ -276,7 +253,7 @@ function isolationCrossed(a: Provenance, b: Provenance): ProvenanceRule | undefi
 
 export function provenanceViolations(
   answers: readonly WatchedAnswer[],
-  rule: ProvenanceRule,
+  rule: EveryAnswerRule,
   /** Only the violations about this collection's records (undefined: payments'); all, when not given. */
   of?: { collection: string | undefined },
 ): { violations: Violation[]; stats: ProvenanceStats } {
@@ -343,7 +320,7 @@ export function keyLeakViolations(
  * on both sides of their boundary (two modes, two merchants), the others records of any listing and answers to the
  * requests the rule is about.
  */
-export function unexercised(rule: ProvenanceRule, stats: ProvenanceStats, asked: number): string | undefined {
+export function unexercised(rule: EveryAnswerRule, stats: ProvenanceStats, asked: number): string | undefined {
   // A listing `refunds:sandbox/test` is the sandbox merchant's too, in test mode.
   const bare = stats.listings.map((l) => l.replace(/^[^:/]+:/, ''));
   const modes = new Set(bare.map((l) => l.split('/')[1]));

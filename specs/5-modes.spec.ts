@@ -94,8 +94,10 @@ eachCollection('§5.5, §5.6 Which key may list which merchant (cutover checklis
     onCollection(c, async ({ api, target, rule }) => {
       listedBy(c, 'test');
       const answers = [];
-      for (const m of sandboxMerchants(target))
-        answers.push(allowedViolation(rule as 'MODE-TEST-SANDBOX', await api.get(list(m), { auth: asKey('test') })));
+      for (const m of sandboxMerchants(target)) {
+        const e = await api.get(list(m), { auth: asKey('test') });
+        answers.push(allowedViolation(rule as 'MODE-TEST-SANDBOX', e, 'the test key on the sandbox merchant'));
+      }
       assertNoViolation(firstViolation(answers));
     }),
   );
@@ -127,7 +129,7 @@ eachCollection('§5.5, §5.6 Which key may list which merchant (cutover checklis
       async ({ api, target, rule }) => {
         listedBy(c, 'live');
         const e = await api.get(list(target.merchants.live as string), { auth: asKey('live') });
-        assertNoViolation(allowedViolation(rule as 'MODE-LIVE-LIVE', e));
+        assertNoViolation(allowedViolation(rule as 'MODE-LIVE-LIVE', e, 'the live key on the live merchant (§5.4)'));
       },
       { needs: ['live', 'liveMerchant'] },
     ),

@@ -11,12 +11,13 @@
  * (an empty answer is then evidence, not nothing to check).
  */
 
-import { keyLeakViolations, type ProvenanceRule, provenanceViolations, unexercised } from '../checks/provenance.ts';
+import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { type Collection, runCollections } from '../core/model/collection.ts';
 import { type Listing, listingOf, readableListings, withSelection } from '../core/model/listing.ts';
-import type { Presenter, WatchedAnswer } from '../core/model/provenance.ts';
+import type { WatchedAnswer } from '../core/model/provenance.ts';
 import { fieldValueCounts } from '../core/model/result-set.ts';
+import { EVERY_ANSWER_RULES, type EveryAnswerRule, everyAnswerOf } from '../core/model/rules.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
@@ -144,24 +145,12 @@ function assertNone(violations: Violation[]): void {
   throw new RuleViolation({ ...first, received: `${first.received}${more}` });
 }
 
-/** Who must have asked something for a rule's check to have evidence. */
-const PRESENTERS: Record<ProvenanceRule, readonly Presenter[]> = {
-  'MODE-ISOLATION': ['test', 'live'],
-  'MER-ISOLATION': ['test', 'live'],
-  'MODE-LIVE-SANDBOX': ['live'],
-  'AUTH-FORBIDDEN': ['restricted'],
-  'AUTH-MISSING': ['none'],
-  'AUTH-INVALID': ['invalid'],
-  'AUTH-REVOKED': ['revoked'],
-  'AUTH-FIRST': ['invalid', 'revoked'],
-};
-
 /**
  * The check of one rule over every answer, about the collection's records: each collection's check takes the
  * violations about its records (the spec's collection, every answer not on another's path), so that a failure names
  * the collection it is about.
  */
-const traced = (c: Collection, rule: ProvenanceRule, needs: Need[] = []) =>
+const traced = (c: Collection, rule: EveryAnswerRule, needs: Need[] = []) =>
   onCollection(
     c,
     async (ctx) => {
@@ -171,7 +160,7 @@ const traced = (c: Collection, rule: ProvenanceRule, needs: Need[] = []) =>
       addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
       ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
       assertNone(violations);
-      const asked = PRESENTERS[rule].reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
+      const asked = everyAnswerOf(rule).presenters.reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
       const why = unexercised(rule, stats, asked);
       if (why) notExercised(ctx, why);
     },
@@ -194,25 +183,6 @@ const leakless = (c: Collection) =>
     if (own === 0) notExercised(ctx, `no answer of the run was on the ${c.name} paths: nothing to scan`);
   });
 
-/** The rules judged over every answer, what each check says (`a record`: one of the collection's), what it needs. */
-const TRACED: ReadonlyArray<[ProvenanceRule, string, Need[]]> = [
-  // §1 "Objects created in one mode are not accessible from the other"; reading: the two listings of one merchant
-  // share no record, under every query.
-  ['MODE-ISOLATION', 'no answer of the run shows a record of the other mode (any query, any listing)', []],
-  // reading: "listings of two different merchants share no record".
-  ['MER-ISOLATION', "no answer of the run shows another merchant's record on a merchant's listing", []],
-  // §5.6 "Only test keys can be used with sandbox merchants"; §7: the other mode's object is not found.
-  ['MODE-LIVE-SANDBOX', 'no answer to the live key shows a sandbox record, whatever its status', ['live']],
-  // §7 403 "The key lacks the permissions required"; reading: "A refusal reveals nothing".
-  ['AUTH-FORBIDDEN', 'no answer to the restricted key shows a record, whatever its status', ['restricted']],
-  // §5.2 "A request without a valid key is rejected with status 401" — and its answer carries nothing.
-  ['AUTH-MISSING', 'no answer without a key shows a record, whatever its method or status', []],
-  ['AUTH-INVALID', 'no answer to a credential never issued shows a record, whatever its status', []],
-  ['AUTH-REVOKED', 'no answer to a revoked key shows a record, whatever its status', ['revoked']],
-  // reading: a bad key gets 401 "on any merchant, existing or not": an unknown merchant's refusal shows nothing either.
-  ['AUTH-FIRST', 'no answer to a bad key on an unknown merchant shows a record', []],
-];
-
 /** A check's text on a collection: its own records (`one of its records`), where it is not the spec's. */
 const ofIts = (c: Collection, what: string) =>
   c.spec
@@ -233,5 +203,10 @@ eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c) => {
     detailsOf(c),
     leakless(c),
   );
-  for (const [rule, what, needs] of TRACED) test(titled(rule, c, ofIts(c, what)), detailsOf(c), traced(c, rule, needs));
+  // §1 "Objects created in one mode are not accessible from the other"; §5.2 "A request without a valid key is
+  // rejected", §7 403: and a refusal reveals nothing (reading) — the catalogue's rules over every answer.
+  for (const rule of EVERY_ANSWER_RULES) {
+    const { check, needs = [] } = everyAnswerOf(rule);
+    test(titled(rule, c, ofIts(c, check)), detailsOf(c), traced(c, rule, [...needs]));
+  }
 });
