@@ -4,14 +4,8 @@
  * that rule allows. Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
-import {
-  type AccessCase,
-  type AccessExpectation,
-  isValidCredential,
-  type MerchantRole,
-  type Spelling,
-} from '../core/model/access.ts';
-import { type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
+import { type AccessCase, type AccessExpectation, isValidCredential, type MerchantRole } from '../core/model/access.ts';
+import { type HeaderSpelling, type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
 import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
@@ -29,7 +23,7 @@ const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
  * Whether the key stands as a word of its own after the scheme (spaces, leniently tabs) or alone (a bare key):
  * `Bearer<key>` is another credential, not the key.
  */
-const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
+const separated = (s: HeaderSpelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
 
 /**
  * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a
@@ -138,7 +132,7 @@ function byMethod(method: SafeMethod | undefined, get: AccessExpectation): Acces
 }
 
 /** The spec's own spelling of the header: `Bearer`, one space. */
-export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === ' ' && !s.lead && !s.trail;
+export const isCanonical = (s: HeaderSpelling) => s.scheme === 'Bearer' && s.gap === ' ' && !s.lead && !s.trail;
 
 /** The violation when the answer is not one the case's rule allows. */
 export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {

@@ -80,7 +80,7 @@ export function echoedBy(request: string): (value: unknown) => boolean {
  * A learned record: the record, its collection (absent: payments), each provenance it was read under, and the first
  * answer that showed it there. Records of two collections are never one record, whatever their ids.
  */
-interface Learned {
+interface TracedRecord {
   record: Row;
   collection?: string;
   seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
@@ -96,13 +96,13 @@ const describeProvenance = (p: Provenance) =>
 const isWhole = (o: Row, r: Row) =>
   Object.keys(r).length >= 2 && Object.entries(r).every(([k, v]) => k in o && same(o[k], v));
 
-const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, Learned[]>>();
+const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, TracedRecord[]>>();
 
 /** Every learned record by identity key (records that share an id but differ are kept apart), once per answer list. */
-function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
+function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, TracedRecord[]> {
   const known = indexes.get(answers);
   if (known) return known;
-  const index = new Map<string, Learned[]>();
+  const index = new Map<string, TracedRecord[]>();
   indexes.set(answers, index);
   for (const a of answers) {
     if (!a.learned) continue;
@@ -127,9 +127,9 @@ function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[
 /** Text around a record's id that is read for its other fields. */
 const WINDOW = 400;
 
-/** Learned records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
-function byIdToken(index: Map<string, Learned[]>): Map<string, Learned[]> {
-  const out = new Map<string, Learned[]>();
+/** TracedRecord records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
+function byIdToken(index: Map<string, TracedRecord[]>): Map<string, TracedRecord[]> {
+  const out = new Map<string, TracedRecord[]>();
   for (const bucket of index.values()) {
     for (const l of bucket) {
       const id = l.record.id;
@@ -164,10 +164,10 @@ function runOfFields(window: string, r: Row, echoed: (value: unknown) => boolean
 /** The learned records a text writes out (each once), with the excerpt that shows it. */
 function recordsInText(
   text: string,
-  ids: Map<string, Learned[]>,
+  ids: Map<string, TracedRecord[]>,
   echoed: (value: unknown) => boolean,
-): Array<{ learned: Learned; excerpt: string }> {
-  const found = new Map<Learned, string>();
+): Array<{ learned: TracedRecord; excerpt: string }> {
+  const found = new Map<TracedRecord, string>();
   for (const m of text.matchAll(/[\w.:-]+/g)) {
     for (const token of new Set([m[0], m[0].replace(/[.:-]+$/, '')])) {
       for (const l of ids.get(token) ?? []) {
@@ -187,7 +187,7 @@ function recordsInText(
 /** A learned record that an answer showed, and how, in words. */
 interface Sighting {
   answer: WatchedAnswer;
-  learned: Learned;
+  learned: TracedRecord;
   shown: string;
 }
 
@@ -205,7 +205,7 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
     // A record of the collection the request names (payments, for any other path) matches as a record; another
     // collection's only whole: a refund that shares a payment's id is not that payment.
     const own = answer.scope.collection;
-    const matches = (value: Row, l: Learned) =>
+    const matches = (value: Row, l: TracedRecord) =>
       l.collection === own ? isRecord(value, l.record, echoed) : isWhole(value, l.record);
     for (const { where, value } of answer.objects ?? []) {
       const learned = index.get(identityKey(value))?.find((l) => matches(value, l));
@@ -257,7 +257,7 @@ export function provenanceViolations(
   /** Only the violations about this collection's records (undefined: payments'); all, when not given. */
   of?: { collection: string | undefined },
 ): { violations: Violation[]; stats: ProvenanceStats } {
-  const mine = (l: Learned) => of === undefined || l.collection === of.collection;
+  const mine = (l: TracedRecord) => of === undefined || l.collection === of.collection;
   const index = learnedRecords(answers);
   const violations: Violation[] = [];
   const byPresenter: Record<string, number> = {};

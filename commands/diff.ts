@@ -272,7 +272,7 @@ export function diffMarkdown(d: RunDiff): string {
 }
 
 /** A run from a path: a conformance.json, a folder holding one, or a sharded run's folder (its shards merged). */
-export function readRun(path: string): Summary {
+export function readSummary(path: string): Summary {
   const files = resultFiles(path);
   const results = files.map(readResult);
   if (results.length === 1) return results[0] as Summary;
@@ -290,7 +290,7 @@ export async function main(args: string[]): Promise<number> {
   const runs: Summary[] = [];
   for (const path of positionals) {
     try {
-      const run = readRun(path);
+      const run = readSummary(path);
       if (!Array.isArray(run.rules) || !Array.isArray(run.checks)) throw new Error(`${path} is not a conformance.json`);
       runs.push(run);
     } catch (error) {

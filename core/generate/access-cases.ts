@@ -14,10 +14,18 @@ import {
   isValidCredential,
   type KeyModes,
   type MerchantRole,
-  type Spelling,
 } from '../model/access.ts';
 import { type Collection, collectionPath, directions } from '../model/collection.ts';
-import { type Auth, asKey, authLabel, isLiveKey, KEY_VARS, type KeySlot, NO_AUTH } from '../model/credentials.ts';
+import {
+  type Auth,
+  asKey,
+  authLabel,
+  type HeaderSpelling,
+  isLiveKey,
+  KEY_VARS,
+  type KeySlot,
+  NO_AUTH,
+} from '../model/credentials.ts';
 import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest, STATUS_PATH } from '../model/listing.ts';
 import { type AccessCells, type AccessRule, accessCells } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
@@ -25,9 +33,9 @@ import { aroundCoverage, aroundKeys, grammarSummary, otherSpellings, spellingArb
 import { keyMutations, neverCreatedId } from './key-mutations.ts';
 import { type MethodForm, methodCoverage, methodCoverageSummary, methodFormArb } from './safe-methods.ts';
 
-export const CANONICAL: Spelling = { scheme: 'Bearer', gap: ' ' };
+export const CANONICAL: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
 /** The spellings of `Bearer <key>` a target must treat alike (scheme case), and two spaces (refusal allowed). */
-export const SPELLINGS: readonly Spelling[] = [
+export const SPELLINGS: readonly HeaderSpelling[] = [
   CANONICAL,
   { scheme: 'bearer', gap: ' ' },
   { scheme: 'BEARER', gap: ' ' },
@@ -282,7 +290,7 @@ function examplesOf(
   // spelling class (`spellings`), or the valid keys with each thing a header may carry around a key (`around`). The
   // grammar is what the run's collections share (the parsing of the header): each class goes to one of them in turn.
   const turn = <T>(list: readonly T[], i: number) => list[i % list.length] as T;
-  const spelledAt = (k: Credential, p: { e: Endpoint; m: MerchantRole }, s: Spelling) => at(k, p.e, p.m, {}, s);
+  const spelledAt = (k: Credential, p: { e: Endpoint; m: MerchantRole }, s: HeaderSpelling) => at(k, p.e, p.m, {}, s);
   const coverage = accessCells(rule).coverage;
   const mine = (i: number) => i % share.of === share.index;
   let n = 0;

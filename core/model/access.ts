@@ -10,11 +10,8 @@ import type { Collection } from './collection.ts';
 import type { Around, HeaderSpelling, KeyMutation, KeySlot } from './credentials.ts';
 import { VALID_SLOTS } from './credentials.ts';
 import type { SafeMethod } from './endpoints.ts';
-import type { Exchange } from './exchange.ts';
 import type { PageRequest } from './listing.ts';
-import type { IsolatedListing } from './result-set.ts';
 import type { AccessRule } from './rules.ts';
-import type { Violation } from './verdict.ts';
 
 export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
 export type Endpoint = 'status' | 'list';
@@ -26,12 +23,9 @@ export type Credential =
   /** A configured key, possibly mutated, possibly with more in the header `around` it (another credential). */
   | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation; around?: Around };
 
-/** How the header is written around the key: the scheme's spelling, the whitespace after it, before and after all. */
-export type Spelling = HeaderSpelling;
-
 export interface AccessCase {
   credential: Credential;
-  spelling: Spelling;
+  spelling: HeaderSpelling;
   endpoint: Endpoint;
   /** Whose listing (ignored for `status`, and for an account-wide collection). */
   merchant: MerchantRole;
@@ -78,12 +72,4 @@ export interface SpelledCase {
   /** What was changed, in words. */
   spelling: string;
   query: PageRequest;
-}
-
-/** The judgment of spelled merchant ids (checks/merchant-spellings.ts SPELLING_JUDGE), isolation's too. */
-export interface SpellingJudge {
-  shared(rule: 'MODE-ISOLATION' | 'MER-ISOLATION', a: IsolatedListing, b: IsolatedListing): Violation | undefined;
-  expected(c: SpelledCase, facts: SpellingFacts, keyMode: KeyModes): AccessExpectation;
-  settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean;
-  violation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined;
 }
