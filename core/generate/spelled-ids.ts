@@ -13,7 +13,8 @@
  */
 import fc from 'fast-check';
 import { paymentsPath } from '../model/listing.ts';
-import { type Member, SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+import { SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+import type { Member } from './spelling-text.ts';
 import { skeleton } from './unicode-forms.ts';
 
 /** One spelling of one merchant's id. */
