@@ -9,10 +9,7 @@ import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 
 /** The rules whose requirement is "this credential is refused with 401". */
-export type UnauthorizedRule = Extract<
-  RuleId,
-  'AUTH-MISSING' | 'AUTH-INVALID' | 'AUTH-REVOKED' | 'AUTH-FIRST' | 'ADV-SCHEME'
->;
+type UnauthorizedRule = Extract<RuleId, 'AUTH-MISSING' | 'AUTH-INVALID' | 'AUTH-REVOKED' | 'AUTH-FIRST' | 'ADV-SCHEME'>;
 
 /** What went over the wire, for the Expected line: `Authorization: Bearer $API_TEST_KEY truncated … on GET /path`. */
 function sent(e: Exchange, why?: string): string {

@@ -227,7 +227,7 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
 }
 
 /** What the judgment saw: records learned, and answers judged per presenter. */
-export interface ProvenanceStats {
+interface ProvenanceStats {
   records: number;
   answers: number;
   byPresenter: Record<string, number>;

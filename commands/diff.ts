@@ -18,10 +18,9 @@ import { headline } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
 import { mergeResults, readResult, resultFiles } from './results.ts';
 
-export const USAGE =
-  'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
+const USAGE = 'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
 
-export interface RunShown {
+interface RunShown {
   label: string;
   target: string;
   seed: number | null;
@@ -29,7 +28,7 @@ export interface RunShown {
   requests: number;
 }
 
-export interface RuleChange {
+interface RuleChange {
   rule: string;
   level: string;
   a: RuleVerdict;
@@ -38,14 +37,14 @@ export interface RuleChange {
   evidence: string;
 }
 
-export interface CheckChange {
+interface CheckChange {
   check: string;
   rule: string;
   a: string;
   b: string;
 }
 
-export interface RunDiff {
+interface RunDiff {
   a: RunShown;
   b: RunShown;
   newlyFailing: RuleChange[];
@@ -181,7 +180,7 @@ const ruleLine = (c: RuleChange) => `${c.rule} (${c.level}): ${c.a} â†’ ${c.b} â
 const checkLine = (c: CheckChange) => `${c.check}\n      A: ${c.a}\n      B: ${c.b}`;
 
 /** The verdict of the diff in one line. */
-export function diffVerdict(d: RunDiff): string {
+function diffVerdict(d: RunDiff): string {
   return d.mustRegressions.length > 0
     ? `B fails ${d.mustRegressions.length} MUST rule(s) that A did not: ${d.mustRegressions.join(', ')} (exit 1)`
     : 'B fails no MUST rule that A did not (exit 0)';
@@ -272,7 +271,7 @@ export function diffMarkdown(d: RunDiff): string {
 }
 
 /** A run from a path: a conformance.json, a folder holding one, or a sharded run's folder (its shards merged). */
-export function readSummary(path: string): Summary {
+function readSummary(path: string): Summary {
   const files = resultFiles(path);
   const results = files.map(readResult);
   if (results.length === 1) return results[0] as Summary;

@@ -26,7 +26,7 @@ import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
 export type { BaselineEntry } from '../core/model/baseline.ts';
 
 /** A known failure of the run, as reports list it. */
-export interface KnownDeviation {
+interface KnownDeviation {
   rule: string;
   check: string;
   reason: string;

@@ -16,7 +16,7 @@ export const CHECK_COSTS: Readonly<Record<string, number>> = costs;
 /** How often a line is printed while checks run (and not before the run is this old). */
 export const PROGRESS_EVERY_MS = 10_000;
 
-export interface ProgressFacts {
+interface ProgressFacts {
   elapsedMs: number;
   /** Requests of the run so far (the ledger's count) and its budget (API_MAX_REQUESTS). */
   sent: number;

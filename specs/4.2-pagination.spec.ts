@@ -34,7 +34,7 @@ import { detailsOf, eachCollection, onCollection, onLiveListing, titled } from '
 import { test } from '../fixtures/test.ts';
 
 /** Each filter of the collection with the values known to the run: what a generated request filters by. */
-export const filterValues = (c: Collection, learned: Learned): FilterValues[] =>
+const filterValues = (c: Collection, learned: Learned): FilterValues[] =>
   c.filters.map((f) => ({ field: f.field, known: [...learned.known(f.field)], exactCase: f.exactCase }));
 
 const defaultOf = (ctx: CheckContext, l: Listing) => defaultLimitOf(l, ctx.target.defaultLimit);

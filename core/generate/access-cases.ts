@@ -56,7 +56,7 @@ const MALFORMED: readonly string[] = [
  * The query dimensions of a collection's list, with legal values: offsets into the data, limits up to its maximum,
  * a value of its first filter (one it has), each direction of each sort.
  */
-export interface QueryDimensions {
+interface QueryDimensions {
   offset: { min: number; max: number };
   limit: { min: number; max: number };
   filter?: FieldFilter;

@@ -91,7 +91,7 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
 ];
 
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
-export interface CoverageCase {
+interface CoverageCase {
   label: string;
   /** One of the collection's parameters (`filter[reason]`), or `cursor`. */
   parameter: string;

@@ -122,7 +122,7 @@ export function spellingSummary(spellings: readonly MerchantSpelling[], served: 
 }
 
 /** What a drawn spelling is made of; `choice` and `bits` pick the member, its positions, characters and lengths. */
-export interface SpellingDraw {
+interface SpellingDraw {
   merchant: number;
   /** The class's index in SPELLING_CLASSES. */
   klass: number;

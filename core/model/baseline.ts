@@ -19,7 +19,7 @@ import type { CheckRecord } from './verdict.ts';
 
 const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
 type MatchField = (typeof MATCH_FIELDS)[number];
-export type Match = string | Partial<Record<MatchField, string>>;
+type Match = string | Partial<Record<MatchField, string>>;
 
 export interface BaselineEntry {
   rule: RuleId;

@@ -25,7 +25,7 @@ function readBaseline(file: string, date: string = today()): BaselineInput {
 }
 
 /** Where the run is and what it shares: its reports folder, its shard, the files of its processes. */
-export interface RunPlace {
+interface RunPlace {
   reports: string;
   shard: { current: number; total: number } | null;
   matrixDir: string;

@@ -87,7 +87,7 @@ async function drawn(
   );
 }
 
-export interface CredentialScope {
+interface CredentialScope {
   /** The merchants whose spellings the credential is tried on (default: every configured one). */
   roles?: readonly Role[];
   /** Also every coverage spelling of this merchant, served or not (a spelling only this key is served). */
