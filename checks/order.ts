@@ -17,7 +17,8 @@ import { type Comparator, comparatorOf, hasType, orderWords } from './compare.ts
 /** Records read page by page: their concatenation and the pages they came from (a ResultSet fits). */
 export type Walked = Pick<ResultSet, 'records' | 'pages'>;
 
-const absent = (v: unknown) => v === undefined || v === null;
+/** A record without the field: null or absent. */
+export const absent = (v: unknown) => v === undefined || v === null;
 
 /** How a record reads in a report: its id (or its JSON), and the field's value when one is named. */
 export function describeRecord(record: unknown, field?: string): string {

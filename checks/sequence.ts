@@ -10,9 +10,7 @@ import { basedOn, basedOnPages, fieldOf, type ResultSet, type SetSource } from '
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
 import { comparatorOf } from './compare.ts';
-import { describeRecord, pageOf, permutationViolation, sortViolation, type Walked } from './order.ts';
-
-const absent = (v: unknown) => v === undefined || v === null;
+import { absent, describeRecord, pageOf, permutationViolation, sortViolation, type Walked } from './order.ts';
 
 /** Whether two records tie under the sort: equal by its comparator, else the same value. */
 function tiedUnder(sort: CollectionSort): (a: unknown, b: unknown) => boolean {

@@ -21,8 +21,7 @@ import {
 } from '../core/model/listing.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import { enumerateEach, firstFilters, readable, selectionsOn } from '../core/run/learn.ts';
-import { detailsOf, eachCollection, onCollection, onLiveListing, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** The first envelope violation among the exchanges, naming the request it answered. */
 function firstEnvelopeViolation(c: Collection, exchanges: readonly Exchange[], note = ''): Violation | undefined {
@@ -34,17 +33,13 @@ function firstEnvelopeViolation(c: Collection, exchanges: readonly Exchange[], n
   return undefined;
 }
 
-eachCollection('§2 Paginated collection envelope:', (c) => {
+eachCollection('§2 Paginated collection envelope:', (c, check) => {
   // "Collection endpoints return an object with these fields: success (boolean), message (string), data
   // (array), offset (integer), limit (integer), total (integer)." Read: success true, integers >= 0.
-  test(
-    titled(
-      'ENV-SCHEMA',
-      c,
-      'first pages match the envelope on every listing: default limit, limit 1, filtered, sorted',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'ENV-SCHEMA',
+    'first pages match the envelope on every listing: default limit, limit 1, filtered, sorted',
+    async (ctx) => {
       const selections = selectionsOf(c, await firstFilters(ctx, c));
       const exchanges: Exchange[] = [];
       for (const [i, listing] of readable(ctx.target, c).entries()) {
@@ -53,17 +48,13 @@ eachCollection('§2 Paginated collection envelope:', (c) => {
         exchanges.push(await fetchPage(ctx.api, listing, { offset: 0, limit: 1 }));
       }
       assertNoViolation(firstEnvelopeViolation(c, exchanges));
-    }),
+    },
   );
 
-  test(
-    titled(
-      'ENV-SCHEMA',
-      c,
-      `every page of the whole result set at limit ${c.maxLimit ?? MAX_LIMIT} matches the envelope (every listing)`,
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'ENV-SCHEMA',
+    `every page of the whole result set at limit ${c.maxLimit ?? MAX_LIMIT} matches the envelope (every listing)`,
+    async (ctx) => {
       readable(ctx.target, c);
       const selections = selectionsOf(c, await firstFilters(ctx, c)).slice(0, 2);
       for (const set of (await enumerateEach(ctx, c, selections)).sets) {
@@ -74,17 +65,13 @@ eachCollection('§2 Paginated collection envelope:', (c) => {
           ),
         );
       }
-    }),
+    },
   );
 
-  test(
-    titled(
-      'ENV-SCHEMA',
-      c,
-      'the last page, the pages past the end and an empty result match the envelope (every listing)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'ENV-SCHEMA',
+    'the last page, the pages past the end and an empty result match the envelope (every listing)',
+    async (ctx) => {
       const { api } = ctx;
       const selections = selectionsOf(c, await firstFilters(ctx, c));
       for (const [i, base] of readable(ctx.target, c).entries()) {
@@ -108,16 +95,17 @@ eachCollection('§2 Paginated collection envelope:', (c) => {
       const [listing] = readable(ctx.target, c);
       const none = await fetchPage(api, withSelection(listing as Listing, { filter }));
       if (none.status === 200) assertNoViolation(firstEnvelopeViolation(c, [none]));
-    }),
+    },
   );
 
   // Before the go-live cutover: the live key's own listing has the same envelope (one request).
-  test(
-    titled('ENV-SCHEMA', c, "the live key's listing of the live merchant matches the envelope"),
-    detailsOf(c, ['@cutover']),
-    onLiveListing(c, async (ctx) => {
+  check(
+    'ENV-SCHEMA',
+    "the live key's listing of the live merchant matches the envelope",
+    async (ctx) => {
       const e = await fetchPage(ctx.api, liveListing(ctx.target, c), { offset: 0, limit: 5 });
       assertNoViolation(envelopeViolation(e, c));
-    }),
+    },
+    { liveListing: true },
   );
 });

@@ -33,8 +33,7 @@ import {
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { enumerate, walk } from '../core/run/walk.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { type Check, eachCollection } from '../fixtures/collections.ts';
 
 /** A walk at a small limit reads at most this many pages (a prefix of a larger set). */
 const MAX_WALK_PAGES = 6;
@@ -70,18 +69,14 @@ async function shortPageCases(ctx: CheckContext, c: Collection) {
 /** The letter a filter's value goes by in a title: `S` for `status`. */
 const letter = (f: CollectionFilter) => f.field.charAt(0).toUpperCase();
 
-function filterChecks(c: Collection, f: CollectionFilter): void {
+function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
   const [L, param] = [letter(f), `filter[${f.field}]`];
   // "filter[status] | Restricts results to payments with this status (for example COMPLETED)";
   // "total is the count of all records matching the query (after filtering)".
-  test(
-    titled(
-      'FLT-FIELD',
-      c,
-      `${param}=${L} lists only ${L} records, total = the ${L} records of the unfiltered set (each ${f.field}, every listing)`,
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'FLT-FIELD',
+    `${param}=${L} lists only ${L} records, total = the ${L} records of the unfiltered set (each ${f.field}, every listing)`,
+    async (ctx) => {
       const learned = await learnReadable(ctx, c);
       if (!twoValues(learned, f.field))
         notExercised(ctx, `no listing holds two values of ${f.field}: a filter that ignored its value could not show`);
@@ -92,19 +87,15 @@ function filterChecks(c: Collection, f: CollectionFilter): void {
         const total = first && filteredTotalViolation(first, filter, range, l.set.total, ctx.rule);
         assertNoViolation(filterViolation(set, filter, ctx.rule) ?? basedOn(total, l.set));
       }
-    }),
+    },
   );
 
   // Reading: "Unknown filter[status] value: a 4xx, or a 200 with total 0 and data []". Values match exactly:
   // `completed` is not `COMPLETED`; a value a server might read as a pattern never widens what the filter matches.
-  test(
-    titled(
-      'FLT-FIELD',
-      c,
-      `an unknown, ${f.exactCase ? 'case-changed ' : ''}or pattern-like ${f.field} (%, _, *, ?) gives a 4xx or an empty 200 (total 0, data []) on every listing`,
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'FLT-FIELD',
+    `an unknown, ${f.exactCase ? 'case-changed ' : ''}or pattern-like ${f.field} (%, _, *, ?) gives a 4xx or an empty 200 (total 0, data []) on every listing`,
+    async (ctx) => {
       const learned = await learnReadable(ctx, c);
       if (!learned.listings.some((l) => l.set.total > 0))
         notExercised(ctx, `every listing is empty: an unknown ${f.field} that matched everything could not show`);
@@ -131,23 +122,19 @@ function filterChecks(c: Collection, f: CollectionFilter): void {
           unknownValueViolation(await fetchPage(ctx.api, listingOf(k)), { field: f.field, value: k.value }, ctx.rule),
         { describe: (k) => describeListing(listingOf(k)), examples, numRuns: drawsOn(ctx, c, examples.length) },
       );
-    }),
+    },
   );
 }
 
-eachCollection('§4.2 Filters:', (c) => {
-  for (const f of c.filters) filterChecks(c, f);
+eachCollection('§4.2 Filters:', (c, check) => {
+  for (const f of c.filters) filterChecks(c, check, f);
   if (c.filters.length === 0) return;
 
   // "Filters and sorting are applied before pagination": a page holds min(limit, matches - offset) records.
-  test(
-    titled(
-      'FLT-BEFORE-PAGE',
-      c,
-      'a filtered walk at a small limit has full pages while matches remain, and every match once',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'FLT-BEFORE-PAGE',
+    'a filtered walk at a small limit has full pages while matches remain, and every match once',
+    async (ctx) => {
       for (const { l, filter } of await shortPageCases(ctx, c)) {
         const { n, from } = await matchCount(ctx, l, filter);
         const limit = Math.min(maxLimitOf(l.listing), Math.max(1, Math.ceil(n / 4)));
@@ -163,13 +150,13 @@ eachCollection('§4.2 Filters:', (c) => {
         const v = permutationViolation(w, matching(l.set.records, filter), ctx.rule, label, describe);
         assertNoViolation(basedOn(v, l.set));
       }
-    }),
+    },
   );
 
-  test(
-    titled('FLT-BEFORE-PAGE', c, 'any filtered window on any listing holds min(limit, matches - offset) records'),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'FLT-BEFORE-PAGE',
+    'any filtered window on any listing holds min(limit, matches - offset) records',
+    async (ctx) => {
       const cases = await shortPageCases(ctx, c);
       const counts: Array<{ n: number; from: ResultSet }> = [];
       for (const { l, filter } of cases) counts.push(await matchCount(ctx, l, filter));
@@ -205,6 +192,6 @@ eachCollection('§4.2 Filters:', (c) => {
           numRuns: drawsOn(ctx, c, examples.length),
         },
       );
-    }),
+    },
   );
 });

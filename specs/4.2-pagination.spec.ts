@@ -30,8 +30,7 @@ import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
 import { drawsOn, enumerateEach, firstFilters, type Learned, learnReadable, references } from '../core/run/learn.ts';
 import { type ListingCase, listingProperty, on, selectionCaseArb } from '../core/run/listing-property.ts';
-import { detailsOf, eachCollection, onCollection, onLiveListing, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** Each filter of the collection with the values known to the run: what a generated request filters by. */
 const filterValues = (c: Collection, learned: Learned): FilterValues[] =>
@@ -89,34 +88,26 @@ async function referenced(ctx: CheckContext, c: Collection) {
   return { known, listings, selections, reference, total };
 }
 
-eachCollection('§4.2 Pagination: echoed offset and limit, default limit, page size, total:', (c) => {
+eachCollection('§4.2 Pagination: echoed offset and limit, default limit, page size, total:', (c, check) => {
   // "The response echoes offset, limit and total next to data." Reading: offset as sent (0 when omitted);
   // limit as the limit in force (requested if 1..100, the default when omitted, 100 when clamped).
-  test(
-    titled(
-      'PAG-ECHO',
-      c,
-      'any request on any listing: offset echoed as sent (0 if omitted), limit as the limit in force',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-ECHO',
+    'any request on any listing: offset echoed as sent (0 if omitted), limit as the limit in force',
+    async (ctx) => {
       const { arb, examples, known, listings, runs } = await anyRequests(ctx, c);
       const l = (i: number) => listings[i] as Listing;
       const echo = (e: Parameters<typeof echoViolation>[0], k: ListingCase) =>
         echoViolation(e, k.r, defaultOf(ctx, l(k.i)), maxLimitOf(l(k.i)));
       await listingProperty(ctx, listings, arb, examples, echo, known, runs);
-    }),
+    },
   );
 
   // "limit | Maximum number of records returned. Default is typically 10." (§8: "typically 10 when omitted")
-  test(
-    titled(
-      'PAG-DEFAULT',
-      c,
-      'limit omitted: the default limit is in force at any offset, on any listing, filtered and sorted',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-DEFAULT',
+    'limit omitted: the default limit is in force at any offset, on any listing, filtered and sorted',
+    async (ctx) => {
       const { known, listings, selections, reference, total } = await referenced(ctx, c);
       const arb = selectionCaseArb(listings.length, selections, total, offsetArb, fc.constant(undefined));
       const t = total(0, {});
@@ -140,34 +131,26 @@ eachCollection('§4.2 Pagination: echoed offset and limit, default limit, page s
         known,
         runs,
       );
-    }),
+    },
   );
 
   // "Records are returned starting at index offset, up to limit records."
-  test(
-    titled('PAG-SIZE', c, 'any request on any listing: data.length = max(0, min(limit, total - offset))'),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
-      const { arb, examples, known, listings, unfiltered, totalFlaws, runs } = await anyRequests(ctx, c);
-      // The size expected comes from the page's own echo and total: where those break another rule, it says so.
-      const size = (e: Parameters<typeof sizeViolation>[0], k: ListingCase) => {
-        const l = listings[k.i] as Listing;
-        const basis = pageBasis(e, k.r, defaultOf(ctx, l), unfiltered(k), maxLimitOf(l));
-        return derive(sizeViolation(e), [...basis, ...totalFlaws(k)]);
-      };
-      await listingProperty(ctx, listings, arb, examples, size, known, runs);
-    }),
-  );
+  check('PAG-SIZE', 'any request on any listing: data.length = max(0, min(limit, total - offset))', async (ctx) => {
+    const { arb, examples, known, listings, unfiltered, totalFlaws, runs } = await anyRequests(ctx, c);
+    // The size expected comes from the page's own echo and total: where those break another rule, it says so.
+    const size = (e: Parameters<typeof sizeViolation>[0], k: ListingCase) => {
+      const l = listings[k.i] as Listing;
+      const basis = pageBasis(e, k.r, defaultOf(ctx, l), unfiltered(k), maxLimitOf(l));
+      return derive(sizeViolation(e), [...basis, ...totalFlaws(k)]);
+    };
+    await listingProperty(ctx, listings, arb, examples, size, known, runs);
+  });
 
   // "total is the count of all records matching the query (after filtering), not the size of the page."
-  test(
-    titled(
-      'PAG-TOTAL',
-      c,
-      'total is the same on every page, at every limit and sort, as on the reference read (any listing)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-TOTAL',
+    'total is the same on every page, at every limit and sort, as on the reference read (any listing)',
+    async (ctx) => {
       const { known, listings, selections, reference, total } = await referenced(ctx, c);
       const half = (i: number, s: Selection) => Math.floor(total(i, s) / 2);
       const filtered = selections.find((s) => s.filter) ?? {};
@@ -205,17 +188,13 @@ eachCollection('§4.2 Pagination: echoed offset and limit, default limit, page s
         known,
         drawsOn(ctx, c, examples.length),
       );
-    }),
+    },
   );
 
-  test(
-    titled(
-      'PAG-TOTAL',
-      c,
-      'total equals the number of records enumerated, on every listing, unfiltered, filtered and sorted',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-TOTAL',
+    'total equals the number of records enumerated, on every listing, unfiltered, filtered and sorted',
+    async (ctx) => {
       const { sets } = await enumerateEach(ctx, c, selectionsOf(c, await firstFilters(ctx, c)));
       // The count is judged on sets read whole; a capped one (more records than the run reads) is said so.
       const partial = sets.filter((set) => !set.complete).map((set) => describeListing(set.listing));
@@ -223,20 +202,21 @@ eachCollection('§4.2 Pagination: echoed offset and limit, default limit, page s
         ctx.notes.add(`the count against the records enumerated not judged on ${partial.join(', ')} (read in part)`);
       for (const set of sets)
         assertNoViolation(countViolation(set, identity(set.records), describeListing(set.listing)));
-    }),
+    },
   );
 
   // Before the go-live cutover: the live key's listing echoes offset and limit (one request).
-  test(
-    titled('PAG-ECHO', c, "the live key's listing echoes offset and limit as sent"),
-    detailsOf(c, ['@cutover']),
-    onLiveListing(c, async ({ target, api, rule }) => {
+  check(
+    'PAG-ECHO',
+    "the live key's listing echoes offset and limit as sent",
+    async ({ target, api, rule }) => {
       const sent = { offset: 1, limit: 3 };
       const listing = liveListing(target, c);
       const e = await fetchPage(api, listing, sent);
       if (e.status !== 200)
         assertNoViolation({ rule, expected: 'HTTP 200 listing', received: excerpt(e), exchange: e });
       assertNoViolation(echoViolation(e, sent, defaultLimitOf(listing, target.defaultLimit), maxLimitOf(listing)));
-    }),
+    },
+    { liveListing: true },
   );
 });

@@ -28,8 +28,7 @@ import { drawsOn, enumerateEach, firstFilters, readable, references, walkPagesOn
 import { listingProperty, on, sameSetTotal, selectionCaseArb } from '../core/run/listing-property.ts';
 import { forAll } from '../core/run/property.ts';
 import { walk } from '../core/run/walk.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** Every set of every readable listing under every selection: "not exercised" when none holds two records. */
 async function partitioned(ctx: CheckContext, c: Collection) {
@@ -44,18 +43,14 @@ async function partitioned(ctx: CheckContext, c: Collection) {
 const filterKnown = (selections: readonly Selection[]) => (field: string) =>
   new Set(selections.flatMap((s) => (s.filter?.field === field ? [s.filter.value] : [])));
 
-eachCollection('§4.2 Pagination: pages partition the result set, empty pages:', (c) => {
+eachCollection('§4.2 Pagination: pages partition the result set, empty pages:', (c, check) => {
   const max = c.maxLimit ?? 100;
   // "Page 1 with limit L has offset=0. Page n has offset=(n-1)*L." Reading: the order without sort is stable
   // from request to request, and ties under sort come in the same order on every request.
-  test(
-    titled(
-      'PAG-PARTITION',
-      c,
-      `the pages at limit ${max} hold every record once, and the same records at every sort (any listing)`,
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-PARTITION',
+    `the pages at limit ${max} hold every record once, and the same records at every sort (any listing)`,
+    async (ctx) => {
       const unsorted = new Map<string, ResultSet>();
       for (const set of (await partitioned(ctx, c)).sets) {
         const { listing } = set;
@@ -68,17 +63,13 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
           assertNoViolation(sameSetViolation(base, set, identity(base.records), labels));
         }
       }
-    }),
+    },
   );
 
-  test(
-    titled(
-      'PAG-PARTITION',
-      c,
-      'pages at offsets 0, L, 2L, … at any limit L concatenate to the whole result set (any listing)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-PARTITION',
+    'pages at offsets 0, L, 2L, … at any limit L concatenate to the whole result set (any listing)',
+    async (ctx) => {
       const { sets, first } = await partitioned(ctx, c);
       const pages = walkPagesOn(c, 12);
       const covered = (k: number) => {
@@ -116,13 +107,13 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
           numRuns: drawsOn(ctx, c, examples.length, Math.min(ctx.target.fcNumRuns, examples.length + 2)),
         },
       );
-    }),
+    },
   );
 
-  test(
-    titled('PAG-PARTITION', c, 'any (offset, limit) window is the matching slice of the result set (any listing)'),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-PARTITION',
+    'any (offset, limit) window is the matching slice of the result set (any listing)',
+    async (ctx) => {
       const { listings, set: setOf, selections, on: selectionsOn } = await partitioned(ctx, c);
       const t = (i: number, s: Selection) => setOf(i, s).total;
       const filtered = selections.find((s) => s.filter) ?? {};
@@ -156,19 +147,15 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         filterKnown(selections),
         drawsOn(ctx, c, examples.length),
       );
-    }),
+    },
   );
 
   // "When total is 0, no records match, and the data array is empty." Reading: offset >= total gives 200 with
   // data [] and the same total (or a 4xx for absurd offsets).
-  test(
-    titled(
-      'PAG-EMPTY',
-      c,
-      'offset at or past the end: data [] and total unchanged, at any limit, on any listing, filtered and sorted',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'PAG-EMPTY',
+    'offset at or past the end: data [] and total unchanged, at any limit, on any listing, filtered and sorted',
+    async (ctx) => {
       const first = await firstFilters(ctx, c);
       const selections = selectionsOf(c, first);
       const { listings, reference } = await references(ctx, c, [undefined, ...first]);
@@ -207,19 +194,15 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         filterKnown(selections),
         drawsOn(ctx, c, examples.length),
       );
-    }),
+    },
   );
 
   const [f] = c.filters;
   if (!f) return;
-  test(
-    titled(
-      'PAG-EMPTY',
-      c,
-      `a query that matches nothing (unknown ${f.field}) gives data [] when it answers 200 with total 0`,
-    ),
-    detailsOf(c),
-    onCollection(c, async ({ target, api, rule }) => {
+  check(
+    'PAG-EMPTY',
+    `a query that matches nothing (unknown ${f.field}) gives data [] when it answers 200 with total 0`,
+    async ({ target, api, rule }) => {
       const filter = { field: f.field, value: noSuchValue(f.field) };
       const listing = withSelection(readable(target, c)[0] as Listing, { filter });
       for (const offset of [undefined, 0, 5]) {
@@ -231,6 +214,6 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         // A 4xx is legal; a total other than 0 is the filter rule's to judge.
         if (readEnvelope(e)?.total === 0) assertNoViolation(emptyViolation(e, offset ?? 0, 0, false));
       }
-    }),
+    },
   );
 });

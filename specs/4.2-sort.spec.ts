@@ -26,8 +26,7 @@ import {
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { enumerate, walk } from '../core/run/walk.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { type Check, eachCollection } from '../fixtures/collections.ts';
 
 /** A walk at a small limit reads at most this many pages (a prefix of a larger set). */
 const MAX_WALK_PAGES = 6;
@@ -158,48 +157,36 @@ async function ordered(
   return learned;
 }
 
-function sortChecks(c: Collection, s: CollectionSort): void {
+function sortChecks(c: Collection, check: Check, s: CollectionSort): void {
   // "sort | Sort field. A leading - means descending order (for example -amount gives highest amount first).
   // Without the prefix, ascending order is implied." Reading: amount compares numerically (number or numeric string).
-  test(
-    titled('SRT-FIELD', c, `${ordering(s)} over the whole listing, across pages (every listing)`),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
-      for (const l of (await ordered(ctx, c, [s.field], false)).listings) await bothWays(ctx, c, l, s);
-    }),
-  );
+  check('SRT-FIELD', `${ordering(s)} over the whole listing, across pages (every listing)`, async (ctx) => {
+    for (const l of (await ordered(ctx, c, [s.field], false)).listings) await bothWays(ctx, c, l, s);
+  });
   // "Filters and sorting are applied before pagination": the filtered set, globally sorted.
   for (const f of c.filters) {
     const L = f.field.charAt(0).toUpperCase();
-    test(
-      titled(
-        'SRT-FILTER',
-        c,
-        `filter[${f.field}]=${L} with sort=±${s.field} lists exactly the ${L} records, globally sorted (each ${f.field}, every listing)`,
-      ),
-      detailsOf(c),
-      onCollection(c, async (ctx) => {
+    check(
+      'SRT-FILTER',
+      `filter[${f.field}]=${L} with sort=±${s.field} lists exactly the ${L} records, globally sorted (each ${f.field}, every listing)`,
+      async (ctx) => {
         const learned = await ordered(ctx, c, [s.field], true);
         for (const { l, filter } of filterCases(learned, [f])) await bothWays(ctx, c, l, s, filter);
-      }),
+      },
     );
   }
 }
 
-eachCollection('§4.2 Sorts:', (c) => {
-  for (const s of c.sorts) sortChecks(c, s);
+eachCollection('§4.2 Sorts:', (c, check) => {
+  for (const s of c.sorts) sortChecks(c, check, s);
   if (c.sorts.length === 0) return;
   const fields = c.sorts.map((s) => s.field);
   // Reading: "Under sort=amount, ties may come in any order, but the same order on every request": pages at
   // any limit partition the set and concatenate to one sequence. Limits that split tie groups come first.
-  test(
-    titled(
-      'SRT-FIELD',
-      c,
-      'pages at any limit concatenate to the same sorted sequence (ties in one order on every request, every listing)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'SRT-FIELD',
+    'pages at any limit concatenate to the same sorted sequence (ties in one order on every request, every listing)',
+    async (ctx) => {
       const learned = await ordered(ctx, c, fields, false);
       const sorts = c.sorts.flatMap(directions);
       // Both directions of every sort on the first listing, the descending ones on each other listing.
@@ -209,20 +196,16 @@ eachCollection('§4.2 Sorts:', (c) => {
         learned.listings.map((l) => ({ l })),
         (k) => (k === 0 ? sorts : sorts.filter((x) => x.startsWith('-'))),
       );
-    }),
+    },
   );
   if (c.filters.length === 0) return;
-  test(
-    titled(
-      'SRT-FILTER',
-      c,
-      'filtered and sorted pages at any limit concatenate to the same sorted sequence (every listing)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'SRT-FILTER',
+    'filtered and sorted pages at any limit concatenate to the same sorted sequence (every listing)',
+    async (ctx) => {
       const learned = await ordered(ctx, c, fields, true);
       // The ascending order of the first sort on each case.
       await sequenceProperty(ctx, c, filterCases(learned), () => [c.sorts[0]?.field as string]);
-    }),
+    },
   );
 });

@@ -8,21 +8,16 @@
 import type { Collection } from '../core/model/collection.ts';
 import { ACCESS_RULES, type AccessRule, accessCells } from '../core/model/rules.ts';
 import { accessProperty } from '../core/run/access-property.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** What a rule's access check says on a collection: its catalogue text, with the endpoints it is judged on. */
 const what = (rule: AccessRule, c: Collection) =>
   accessCells(rule).check.replace('{endpoints}', c.spec ? 'both endpoints' : 'its path');
 
-eachCollection('§5, §7 The access matrix:', (c) => {
+eachCollection('§5, §7 The access matrix:', (c, check) => {
   for (const rule of ACCESS_RULES) {
     // A rule of /merchant/status alone (AUTH-STATUS) goes with the spec's collection.
     if (!c.spec && !accessCells(rule).endpoints.includes('list')) continue;
-    test(
-      titled(rule, c, what(rule, c)),
-      detailsOf(c),
-      onCollection(c, (ctx) => accessProperty(ctx, c)),
-    );
+    check(rule, what(rule, c), (ctx) => accessProperty(ctx, c));
   }
 });

@@ -26,8 +26,8 @@ import { assertNoViolation } from '../core/model/verdict.ts';
 import { NotRun } from '../core/run/check.ts';
 import { firstFilters, readable } from '../core/run/learn.ts';
 import { servedSpellings } from '../core/run/spellings.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { type Need, settle, test } from '../fixtures/test.ts';
+import { eachCollection, listedBy } from '../fixtures/collections.ts';
+import { type CheckContext, settle, test } from '../fixtures/test.ts';
 
 /** The collection's list for a merchant role (the sandbox one by default); an account-wide one has one path. */
 const listOf = (t: Target, c: Collection, role: 'sandbox' | 'live' | 'unknown' = 'sandbox') =>
@@ -70,61 +70,55 @@ test.describe('§2, §5.1 The configured keys', () => {
   );
 });
 
-eachCollection('§5.2 Spellings of the paths:', (c) => {
+eachCollection('§5.2 Spellings of the paths:', (c, check) => {
   // reading: 401 "under any spelling of those paths that the target serves (a trailing slash, a percent-encoded
   // segment, a doubled slash)": a router that takes the spelling for the path while the auth middleware does not.
-  const spelled = (auth: (t: Target) => Auth, whenServed: number[], why: string, list = false, needs: Need[] = []) =>
-    onCollection(
-      c,
-      async ({ api, target, rule }) => {
-        const credential = auth(target);
-        const answers = [];
-        for (const s of (await servedSpellings(api, target, c)).filter((p) => !list || p.endpoint === 'list')) {
-          const e = await api.get(s.path, { auth: credential });
-          answers.push(spelledPathViolation(rule, e, { name: s.name, served: s.served, whenServed, why }));
-        }
-        assertNoViolation(firstViolation(answers));
-      },
-      { needs },
-    );
+  const spelled =
+    (auth: (t: Target) => Auth, whenServed: number[], why: string, list = false) =>
+    async ({ api, target, rule }: CheckContext) => {
+      const credential = auth(target);
+      const answers = [];
+      for (const s of (await servedSpellings(api, target, c)).filter((p) => !list || p.endpoint === 'list')) {
+        const e = await api.get(s.path, { auth: credential });
+        answers.push(spelledPathViolation(rule, e, { name: s.name, served: s.served, whenServed, why }));
+      }
+      assertNoViolation(firstViolation(answers));
+    };
   const paths = c.spec ? 'the spec paths' : 'its path';
-  test(
-    titled('AUTH-MISSING', c, `no spelling of ${paths} the target serves answers without a key (401)`),
-    detailsOf(c),
+  check(
+    'AUTH-MISSING',
+    `no spelling of ${paths} the target serves answers without a key (401)`,
     spelled(() => NO_AUTH, [401], 'no key'),
   );
-  test(
-    titled('AUTH-INVALID', c, `no spelling of ${paths} the target serves accepts a never-issued key (401)`),
-    detailsOf(c),
+  check(
+    'AUTH-INVALID',
+    `no spelling of ${paths} the target serves accepts a never-issued key (401)`,
     spelled((t) => asKey('test', { mutation: unknownKeyOfValidFormat(t.keys.test) }), [401], 'a never-issued key'),
   );
-  test(
-    titled('AUTH-REVOKED', c, `no spelling of ${paths} the target serves accepts the revoked key (401)`),
-    detailsOf(c),
-    spelled(() => asKey('revoked'), [401], 'the revoked key', false, ['revoked']),
+  check(
+    'AUTH-REVOKED',
+    `no spelling of ${paths} the target serves accepts the revoked key (401)`,
+    spelled(() => asKey('revoked'), [401], 'the revoked key'),
+    { needs: ['revoked'] },
   );
   if (c.access.scope !== 'merchant') return;
-  test(
-    titled(
-      'MODE-LIVE-SANDBOX',
-      c,
-      `no spelling of a sandbox merchant's path lists its ${c.name} to the live key (404)`,
-    ),
-    detailsOf(c),
+  check(
+    'MODE-LIVE-SANDBOX',
+    `no spelling of a sandbox merchant's path lists its ${c.name} to the live key (404)`,
     spelled(
       () => {
-        if (!c.access.modes.includes('live')) throw new NotRun('needs input', `the live key does not list ${c.name}`);
+        listedBy(c, 'live');
         return asKey('live');
       },
       [404],
       'the live key',
       true,
-      ['live'],
     ),
+    { needs: ['live'] },
   );
-  test(
-    titled('AUTH-FORBIDDEN', c, `no spelling of the ${c.name} path lists ${c.name} to the restricted key (403)`),
-    detailsOf(c),
+  check(
+    'AUTH-FORBIDDEN',
+    `no spelling of the ${c.name} path lists ${c.name} to the restricted key (403)`,
     spelled(
       (t) => {
         if (c.access.restrictedKey !== 'forbidden')
@@ -144,22 +138,18 @@ eachCollection('§5.2 Spellings of the paths:', (c) => {
       [403],
       'the restricted key',
       true,
-      ['restricted'],
     ),
+    { needs: ['restricted'] },
   );
 });
 
-eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (c) => {
+eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (c, check) => {
   // §5.9: "Keys must stay out of client-side code and must not be shared." reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it." One exchange of each kind.
-  test(
-    titled(
-      'KEY-SECRET',
-      c,
-      'no response gives a key back, whole, encoded or most of it (200, 401, 403, 404, 4xx; GET, HEAD, OPTIONS)',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'KEY-SECRET',
+    'no response gives a key back, whole, encoded or most of it (200, 401, 403, 404, 4xx; GET, HEAD, OPTIONS)',
+    async (ctx) => {
       const { api, target: t } = ctx;
       const list = listOf(t, c);
       const mutation = (name: string) => keyMutations(t.keys.test).find((m) => m.name.startsWith(name));
@@ -196,20 +186,16 @@ eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (
         await api.request('OPTIONS', options, { auth: asKey('test', { mutation: mutation('extended') }) }),
       );
       assertNoViolation(firstViolation(exchanges.map(keyLeakViolation)));
-    }),
+    },
   );
 
   // reading: the service has more operations than the spec lists, so the suite cannot know that a path does not
   // exist. Without a valid key 401 is expected there; a 404 (a target that routes before it authenticates) is
   // accepted and reported.
-  test(
-    titled(
-      'ADV-UNKNOWN-PATH',
-      c,
-      `no valid key on a path ${c.spec ? 'the spec does not show' : 'beside it'} gets 401 (404 reported)`,
-    ),
-    detailsOf(c),
-    onCollection(c, async ({ api, target }) => {
+  check(
+    'ADV-UNKNOWN-PATH',
+    `no valid key on a path ${c.spec ? 'the spec does not show' : 'beside it'} gets 401 (404 reported)`,
+    async ({ api, target }) => {
       const answers = [];
       for (const path of unknownPaths(target, c))
         answers.push(unknownPathViolation(await api.get(path, { auth: NO_AUTH }), 'no key'));
@@ -217,7 +203,7 @@ eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (
       const path = unknownPaths(target, c)[0] as string;
       answers.push(unknownPathViolation(await api.get(path, { auth: bad }), 'a never-issued key'));
       assertNoViolation(firstViolation(answers));
-    }),
+    },
   );
 
   // §5.1: "Every request carries the header `Authorization: Bearer <API_KEY>`". reading: the spec asks for that
@@ -225,14 +211,10 @@ eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (
   // more spaces), but refusing them with 401 is an advisory finding, not a failure (the access matrix holds every
   // spelling to "the canonical answer or a 401"). Whether other schemes are accepted is an advisory finding too; more
   // than the key in the header (another token, a comma, quotes, a second credential) is AUTH-INVALID's.
-  test(
-    titled(
-      'ADV-SCHEME',
-      c,
-      'Basic credentials, other schemes (Basic, Token, "Bearer:") and a bare key are refused with 401',
-    ),
-    detailsOf(c),
-    onCollection(c, async ({ api, target }) => {
+  check(
+    'ADV-SCHEME',
+    'Basic credentials, other schemes (Basic, Token, "Bearer:") and a bare key are refused with 401',
+    async ({ api, target }) => {
       const path = listingPath(readable(target, c)[0] as Listing);
       const other: Auth[] = [
         asKey('test', { scheme: 'Basic', mutation: BASIC_CREDENTIALS }),
@@ -244,17 +226,13 @@ eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (
         answers.push(unauthorizedViolation('ADV-SCHEME', await api.get(path, { auth }), 'a scheme other than Bearer'));
       }
       assertNoViolation(firstViolation(answers));
-    }),
+    },
   );
 
-  test(
-    titled(
-      'ADV-SCHEME',
-      c,
-      `the test key written bearer, BEARER or with two spaces gets the answer of Bearer on ${endpointWords(c)}`,
-    ),
-    detailsOf(c),
-    onCollection(c, async ({ api, target }) => {
+  check(
+    'ADV-SCHEME',
+    `the test key written bearer, BEARER or with two spaces gets the answer of Bearer on ${endpointWords(c)}`,
+    async ({ api, target }) => {
       const [listing] = readable(target, c);
       const slot = listing?.auth.kind === 'key' ? listing.auth.slot : 'test';
       const spellings = [
@@ -270,6 +248,6 @@ eachCollection('§5.9, §5.1, §5.2 Keys stay secret; schemes; paths beside:', (
         }
       }
       assertNoViolation(firstViolation(answers));
-    }),
+    },
   );
 });

@@ -1,7 +1,7 @@
 /**
  * §5.2 Authentication, §5.6 modes, §1 isolation, under spellings of a merchant id: the id in the payments path in
  * other Unicode forms, look-alike letters, another case, truncated or extended, percent-encoded in part or twice,
- * with white space, dots or slashes around it (core/generate/merchant-spellings.ts). Read with reading.md "Keys,
+ * with white space, dots or slashes around it (core/generate/spelled-ids.ts). Read with reading.md "Keys,
  * modes, merchants": a spelling the target resolves to a merchant obeys that merchant's rules; one it does not
  * resolve may get 404, 403, 401 or a redirect, never a 2xx to a credential that may not list the merchant.
  */

@@ -11,9 +11,9 @@ import { asKey } from '../core/model/credentials.ts';
 import {
   describeListing,
   describeSelection,
-  type FieldFilter,
   type Listing,
   listingOf,
+  namedFilters,
   selectionsOf,
   withSelection,
 } from '../core/model/listing.ts';
@@ -24,17 +24,10 @@ import { assertNoViolation } from '../core/model/verdict.ts';
 import { type CheckContext, NotRun, notExercised } from '../core/run/check.ts';
 import { firstFilters } from '../core/run/learn.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection, listedBy } from '../fixtures/collections.ts';
 
 const sandboxMerchants = (target: Target) =>
   [target.merchants.sandbox, target.merchants.otherSandbox].filter((m): m is string => !!m);
-
-/** Not run when the collection's access does not let this key list it. */
-const listedBy = (c: Collection, slot: 'test' | 'live') => {
-  if (!c.access.modes.includes(slot))
-    throw new NotRun('needs input', `the ${slot} key does not list ${c.name} (access.keys)`);
-};
 
 /** A listing to compare, and the rule that requires it to be readable (if another check covers that). */
 interface Side extends Listing {
@@ -77,21 +70,19 @@ const keyOn = (c: Collection, slot: 'test' | 'live', merchant: string, readableB
 
 /** The selections in a title: a filter's value is its first declared or named one, else written `V`. */
 const selectionWords = (c: Collection) => {
-  const filters: FieldFilter[] = c.filters.map((f) => ({
-    field: f.field,
-    value: f.named?.[0] ?? (Array.isArray(f.values) ? f.values[0] : undefined) ?? 'V',
-  }));
+  const known = namedFilters(c);
+  const filters = c.filters.map((f) => known.find((x) => x.field === f.field) ?? { field: f.field, value: 'V' });
   return selectionsOf(c, filters).map(describeSelection).join(', ');
 };
 
-eachCollection('§5.5, §5.6 Which key may list which merchant (cutover checklist):', (c) => {
+eachCollection('§5.5, §5.6 Which key may list which merchant (cutover checklist):', (c, check) => {
   if (c.access.scope !== 'merchant') return;
   const list = (merchant: string) => collectionPath(c, merchant);
   // §5.5: "Test keys can be used with sandbox merchant accounts"; §5.6: "Only test keys can be used with sandbox merchants."
-  test(
-    titled('MODE-TEST-SANDBOX', c, 'the test key lists the sandbox merchants (200)'),
-    detailsOf(c, ['@cutover']),
-    onCollection(c, async ({ api, target, rule }) => {
+  check(
+    'MODE-TEST-SANDBOX',
+    'the test key lists the sandbox merchants (200)',
+    async ({ api, target, rule }) => {
       listedBy(c, 'test');
       const answers = [];
       for (const m of sandboxMerchants(target)) {
@@ -99,118 +90,84 @@ eachCollection('§5.5, §5.6 Which key may list which merchant (cutover checklis
         answers.push(allowedViolation(rule as 'MODE-TEST-SANDBOX', e, 'the test key on the sandbox merchant'));
       }
       assertNoViolation(firstViolation(answers));
-    }),
+    },
+    { tags: ['@cutover'] },
   );
 
   // §5.6 "Only test keys can be used with sandbox merchants"; §7: 404 when "an object of the other mode is
   // requested (for example a live object with a sandbox setup, or the reverse)". 403 is not the answer §7 gives.
-  test(
-    titled('MODE-LIVE-SANDBOX', c, 'the live key on a sandbox merchant gets 404'),
-    detailsOf(c, ['@cutover']),
-    onCollection(
-      c,
-      async ({ api, target }) => {
-        listedBy(c, 'live');
-        const answers = [];
-        for (const m of sandboxMerchants(target))
-          answers.push(otherModeViolation(await api.get(list(m), { auth: asKey('live') })));
-        assertNoViolation(firstViolation(answers));
-      },
-      { needs: ['live'] },
-    ),
+  check(
+    'MODE-LIVE-SANDBOX',
+    'the live key on a sandbox merchant gets 404',
+    async ({ api, target }) => {
+      listedBy(c, 'live');
+      const answers = [];
+      for (const m of sandboxMerchants(target))
+        answers.push(otherModeViolation(await api.get(list(m), { auth: asKey('live') })));
+      assertNoViolation(firstViolation(answers));
+    },
+    { needs: ['live'], tags: ['@cutover'] },
   );
 
   // §5.3 "The key selects the mode"; §5.4 "Live keys (sk_live_) operate in live mode".
-  test(
-    titled('MODE-LIVE-LIVE', c, 'the live key lists the live merchant (200)'),
-    detailsOf(c, ['@cutover']),
-    onCollection(
-      c,
-      async ({ api, target, rule }) => {
-        listedBy(c, 'live');
-        const e = await api.get(list(target.merchants.live as string), { auth: asKey('live') });
-        assertNoViolation(allowedViolation(rule as 'MODE-LIVE-LIVE', e, 'the live key on the live merchant (§5.4)'));
-      },
-      { needs: ['live', 'liveMerchant'] },
-    ),
+  check(
+    'MODE-LIVE-LIVE',
+    'the live key lists the live merchant (200)',
+    async ({ api, target, rule }) => {
+      listedBy(c, 'live');
+      const e = await api.get(list(target.merchants.live as string), { auth: asKey('live') });
+      assertNoViolation(allowedViolation(rule as 'MODE-LIVE-LIVE', e, 'the live key on the live merchant (§5.4)'));
+    },
+    { needs: ['live', 'liveMerchant'], tags: ['@cutover'] },
   );
 });
 
-eachCollection('§1 Isolation of modes and merchants, under every filter and sort:', (c) => {
+eachCollection('§1 Isolation of modes and merchants, under every filter and sort:', (c, check) => {
   const selections = selectionWords(c);
   // §1: "Objects created in one mode are not accessible from the other." §5.5: with a live merchant account "the
   // test data appears alongside the live data"; reading.md: the test-key listing holds only the test-mode records,
   // the live-key listing only the live ones, so "the two listings of one merchant share no record".
   if (c.access.scope === 'account') {
-    test(
-      titled('MODE-ISOLATION', c, `the test key's and the live key's listings share no record (${selections})`),
-      detailsOf(c),
-      onCollection(
-        c,
-        async (ctx) => {
-          for (const slot of ['test', 'live'] as const) listedBy(c, slot);
-          await isolated(ctx, c, keyOn(c, 'test', '', undefined), keyOn(c, 'live', '', undefined));
-        },
-        { needs: ['live'] },
-      ),
+    check(
+      'MODE-ISOLATION',
+      `the test key's and the live key's listings share no record (${selections})`,
+      async (ctx) => {
+        for (const slot of ['test', 'live'] as const) listedBy(c, slot);
+        await isolated(ctx, c, keyOn(c, 'test', '', undefined), keyOn(c, 'live', '', undefined));
+      },
+      { needs: ['live'] },
     );
     return;
   }
-  test(
-    titled('MODE-ISOLATION', c, `test-key and live-key listings of the live merchant share no record (${selections})`),
-    detailsOf(c),
-    onCollection(
-      c,
-      async (ctx) => {
-        for (const slot of ['test', 'live'] as const) listedBy(c, slot);
-        const merchant = ctx.target.merchants.live as string;
-        await isolated(
-          ctx,
-          c,
-          keyOn(c, 'test', merchant, 'MODE-TEST-LIVE'),
-          keyOn(c, 'live', merchant, 'MODE-LIVE-LIVE'),
-        );
-      },
-      { needs: ['live', 'liveMerchant'] },
-    ),
+  check(
+    'MODE-ISOLATION',
+    `test-key and live-key listings of the live merchant share no record (${selections})`,
+    async (ctx) => {
+      for (const slot of ['test', 'live'] as const) listedBy(c, slot);
+      const merchant = ctx.target.merchants.live as string;
+      await isolated(
+        ctx,
+        c,
+        keyOn(c, 'test', merchant, 'MODE-TEST-LIVE'),
+        keyOn(c, 'live', merchant, 'MODE-LIVE-LIVE'),
+      );
+    },
+    { needs: ['live', 'liveMerchant'] },
   );
 
   // reading.md: "A listing holds only that merchant's records: listings of two different merchants share no record."
-  test(
-    titled('MER-ISOLATION', c, `the sandbox and the live merchant listings (test key) share no record (${selections})`),
-    detailsOf(c),
-    onCollection(
-      c,
-      async (ctx) => {
-        listedBy(c, 'test');
-        const { sandbox, live } = ctx.target.merchants;
-        await isolated(
-          ctx,
-          c,
-          keyOn(c, 'test', sandbox, 'MODE-TEST-SANDBOX'),
-          keyOn(c, 'test', live as string, 'MODE-TEST-LIVE'),
-        );
-      },
-      { needs: ['liveMerchant'] },
-    ),
-  );
-
-  test(
-    titled('MER-ISOLATION', c, `the two sandbox merchants share no record (${selections})`),
-    detailsOf(c),
-    onCollection(
-      c,
-      async (ctx) => {
-        listedBy(c, 'test');
-        const { sandbox, otherSandbox } = ctx.target.merchants;
-        await isolated(
-          ctx,
-          c,
-          keyOn(c, 'test', sandbox, 'MODE-TEST-SANDBOX'),
-          keyOn(c, 'test', otherSandbox as string, 'MODE-TEST-SANDBOX'),
-        );
-      },
-      { needs: ['otherSandbox'] },
-    ),
-  );
+  const others = [
+    { what: 'the sandbox and the live merchant listings (test key)', role: 'live', needs: 'liveMerchant' },
+    { what: 'the two sandbox merchants', role: 'otherSandbox', needs: 'otherSandbox' },
+  ] as const;
+  for (const { what, role, needs } of others) {
+    const readableBy = role === 'live' ? 'MODE-TEST-LIVE' : 'MODE-TEST-SANDBOX';
+    const body = async (ctx: CheckContext) => {
+      listedBy(c, 'test');
+      const { sandbox, [role]: other } = ctx.target.merchants;
+      const [a, b] = [keyOn(c, 'test', sandbox, 'MODE-TEST-SANDBOX'), keyOn(c, 'test', other as string, readableBy)];
+      await isolated(ctx, c, a, b);
+    };
+    check('MER-ISOLATION', `${what} share no record (${selections})`, body, { needs: [needs] });
+  }
 });

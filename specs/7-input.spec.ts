@@ -24,8 +24,7 @@ import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
 import { drawsOn, firstFilters, readable } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
 async function nextTo(ctx: CheckContext, c: Collection): Promise<{ selections: Selection[]; params: OddParams }> {
@@ -53,17 +52,13 @@ const oddString = (name: string, unit: string, length: number): OddInput => {
 
 const labelOf = (listing: Listing, odd: OddInput) => `${odd.label} on ${describeListing(listing)}`;
 
-eachCollection('§7 Errors: odd query input:', (c) => {
+eachCollection('§7 Errors: odd query input:', (c, check) => {
   // "Behavior for invalid pagination parameters: not shown." Reading: "legal answers are a 4xx, or a 200
   // whose envelope satisfies every invariant for the values it echoes. A 5xx is never legal."
-  test(
-    titled(
-      'INP-ROBUST',
-      c,
-      'coverage phase: every length, character class, number form and structure of every parameter, on every listing next to a filter or sort, gets a 4xx or a valid 200',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'INP-ROBUST',
+    'coverage phase: every length, character class, number form and structure of every parameter, on every listing next to a filter or sort, gets a 4xx or a valid 200',
+    async (ctx) => {
       const listings = readable(ctx.target, c);
       const { selections } = await nextTo(ctx, c);
       const cases = coverageCases(c);
@@ -86,17 +81,13 @@ eachCollection('§7 Errors: odd query input:', (c) => {
         first.received += ` (${others.length} more odd inputs fail too: ${others.slice(0, 6).join('; ')}${others.length > 6 ? '; …' : ''})`;
       }
       assertNoViolation(first);
-    }),
+    },
   );
 
-  test(
-    titled(
-      'INP-ROBUST',
-      c,
-      'any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'INP-ROBUST',
+    'any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
+    async (ctx) => {
       const listings = readable(ctx.target, c);
       const { selections, params } = await nextTo(ctx, c);
       const arb = fc.record({
@@ -132,6 +123,6 @@ eachCollection('§7 Errors: odd query input:', (c) => {
           numRuns: drawsOn(ctx, c, examples.length, examples.length + ctx.target.fcNumRuns),
         },
       );
-    }),
+    },
   );
 });

@@ -25,8 +25,7 @@ import { assertNoViolation } from '../core/model/verdict.ts';
 import { notExercised } from '../core/run/check.ts';
 import { drawsOn, firstFilters, references } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
-import { detailsOf, eachCollection, onCollection, onLiveListing, titled } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 interface CapCase {
   /** Readable listing and selection (indexes). */
@@ -80,19 +79,15 @@ const examplesOf = (listings: number, max: number): CapCase[] => [
   ...Array.from({ length: listings - 1 }, (_, k): CapCase => ({ i: k + 1, s: 0, offset: 0, limit: plain(max + 1) })),
 ];
 
-eachCollection('§8 Limits: maximum limit:', (c) => {
+eachCollection('§8 Limits: maximum limit:', (c, check) => {
   const max = c.maxLimit ?? MAX_LIMIT;
   // "Maximum limit | 100 records per request | Paginated collection endpoints." Reading: over the cap, a 4xx or a
   // 200 that echoes limit 100 and holds at most 100 records; never more than 100 records, however the request
   // was written.
-  test(
-    titled(
-      'LIM-CAP',
-      c,
-      `limit above ${max} in any notation, on any listing, filtered or sorted: a 4xx, or at most ${max} records`,
-    ),
-    detailsOf(c),
-    onCollection(c, async (ctx) => {
+  check(
+    'LIM-CAP',
+    `limit above ${max} in any notation, on any listing, filtered or sorted: a 4xx, or at most ${max} records`,
+    async (ctx) => {
       const { api, target } = ctx;
       const selections = selectionsOf(c, await firstFilters(ctx, c));
       // The unfiltered totals place the offsets inside the data, where a missing cap shows in the record count.
@@ -129,22 +124,19 @@ eachCollection('§8 Limits: maximum limit:', (c) => {
           numRuns: drawsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
         },
       );
-    }),
+    },
   );
 
   // Before the go-live cutover: the cap holds for the live key's listing too (one request).
-  test(
-    titled(
-      'LIM-CAP',
-      c,
-      `the live key's listing: limit ${max + 1} gets a 4xx, or at most ${max} records with limit echoed as ${max}`,
-    ),
-    detailsOf(c, ['@cutover']),
-    onLiveListing(c, async (ctx) => {
+  check(
+    'LIM-CAP',
+    `the live key's listing: limit ${max + 1} gets a 4xx, or at most ${max} records with limit echoed as ${max}`,
+    async (ctx) => {
       const e = await fetchPage(ctx.api, liveListing(ctx.target, c), { offset: 0, limit: max + 1 });
       assertNoViolation(capViolation(e, max + 1, max));
       const total = readEnvelope(e)?.total ?? 0;
       if (total <= max) notExercised(ctx, capUnshown(total, max));
-    }),
+    },
+    { liveListing: true },
   );
 });

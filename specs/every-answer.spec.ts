@@ -22,8 +22,8 @@ import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
 import { addWatchCost, readWatchedAnswers } from '../core/run/watch.ts';
-import { detailsOf, eachCollection, onCollection, titled } from '../fixtures/collections.ts';
-import { type Need, test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
+import { test } from '../fixtures/test.ts';
 
 /**
  * Every listing of every collection the configuration can read, the second sandbox merchant's too (read whole, so
@@ -150,38 +150,32 @@ function assertNone(violations: Violation[]): void {
  * violations about its records (the spec's collection, every answer not on another's path), so that a failure names
  * the collection it is about.
  */
-const traced = (c: Collection, rule: EveryAnswerRule, needs: Need[] = []) =>
-  onCollection(
-    c,
-    async (ctx) => {
-      const { learned, answers } = await everyAnswer(ctx);
-      const t0 = performance.now();
-      const { violations, stats } = provenanceViolations(answers, rule, { collection: owned(c) });
-      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
-      ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
-      assertNone(violations);
-      const asked = everyAnswerOf(rule).presenters.reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
-      const why = unexercised(rule, stats, asked);
-      if (why) notExercised(ctx, why);
-    },
-    { needs },
-  );
+const traced = (c: Collection, rule: EveryAnswerRule) => async (ctx: CheckContext) => {
+  const { learned, answers } = await everyAnswer(ctx);
+  const t0 = performance.now();
+  const { violations, stats } = provenanceViolations(answers, rule, { collection: owned(c) });
+  addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+  ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
+  assertNone(violations);
+  const asked = everyAnswerOf(rule).presenters.reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
+  const why = unexercised(rule, stats, asked);
+  if (why) notExercised(ctx, why);
+};
 
 /** Which answers are the collection's: those on its path (the spec's: every answer not on another's path). */
 const owned = (c: Collection) => (c.spec ? undefined : c.name);
 
 /** KEY-SECRET over every answer that is the collection's. */
-const leakless = (c: Collection) =>
-  onCollection(c, async (ctx) => {
-    const { answers } = await everyAnswer(ctx);
-    const t0 = performance.now();
-    const leaks = keyLeakViolations(answers, { collection: owned(c) });
-    addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
-    const own = answers.filter((a) => a.scope.collection === owned(c)).length;
-    ctx.notes.add(`${own} of the run's ${answers.length} answers scanned`);
-    assertNone(leaks);
-    if (own === 0) notExercised(ctx, `no answer of the run was on the ${c.name} paths: nothing to scan`);
-  });
+const leakless = (c: Collection) => async (ctx: CheckContext) => {
+  const { answers } = await everyAnswer(ctx);
+  const t0 = performance.now();
+  const leaks = keyLeakViolations(answers, { collection: owned(c) });
+  addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+  const own = answers.filter((a) => a.scope.collection === owned(c)).length;
+  ctx.notes.add(`${own} of the run's ${answers.length} answers scanned`);
+  assertNone(leaks);
+  if (own === 0) notExercised(ctx, `no answer of the run was on the ${c.name} paths: nothing to scan`);
+};
 
 /** A check's text on a collection: its own records (`one of its records`), where it is not the spec's. */
 const ofIts = (c: Collection, what: string) =>
@@ -191,22 +185,18 @@ const ofIts = (c: Collection, what: string) =>
         .replace(/\ba (sandbox )?record\b/, (_, s = '') => `one of its ${s}records`)
         .replace("another merchant's record", `another merchant's record of it`);
 
-eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c) => {
+eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   // §5.9 "Keys must stay out of client-side code and must not be shared"; reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
-  test(
-    titled(
-      'KEY-SECRET',
-      c,
-      `no answer of the run ${c.spec ? '' : 'on its path '}gives a key back, whole, encoded or most of it (every method, status, ${c.spec ? 'path, ' : ''}query and credential)`,
-    ),
-    detailsOf(c),
+  check(
+    'KEY-SECRET',
+    `no answer of the run ${c.spec ? '' : 'on its path '}gives a key back, whole, encoded or most of it (every method, status, ${c.spec ? 'path, ' : ''}query and credential)`,
     leakless(c),
   );
   // §1 "Objects created in one mode are not accessible from the other"; §5.2 "A request without a valid key is
   // rejected", §7 403: and a refusal reveals nothing (reading) — the catalogue's rules over every answer.
   for (const rule of EVERY_ANSWER_RULES) {
-    const { check, needs = [] } = everyAnswerOf(rule);
-    test(titled(rule, c, ofIts(c, check)), detailsOf(c), traced(c, rule, [...needs]));
+    const { check: what, needs = [] } = everyAnswerOf(rule);
+    check(rule, ofIts(c, what), traced(c, rule), { needs: [...needs] });
   }
 });

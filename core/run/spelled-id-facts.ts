@@ -1,5 +1,5 @@
 /**
- * What the run knows of the spellings of a merchant id (core/generate/merchant-spellings.ts): the test key's answer
+ * What the run knows of the spellings of a merchant id (core/generate/spelled-ids.ts): the test key's answer
  * on each, asked once per worker (the coverage set in order, drawn spellings when a check needs them), whether the
  * target serves it, whether it resolved it to the merchant the id names, and the records of the canonical listings
  * to compare with. Every request goes through the one client.

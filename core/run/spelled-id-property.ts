@@ -1,8 +1,8 @@
 /**
  * The checks of the spellings of a merchant id (specs/5-merchant-spellings.spec.ts): the coverage phase sends a
- * credential on the coverage set (core/generate/merchant-spellings.ts) where the test key learned what it means, the
+ * credential on the coverage set (core/generate/spelled-ids.ts) where the test key learned what it means, the
  * property phase on spellings drawn from the whole grammar; every answer is judged by the access oracle as the
- * spelling's standing allows (checks/merchant-spellings.ts). The isolation checks read the test key's own answers.
+ * spelling's standing allows (checks/spelled-id.ts). The isolation checks read the test key's own answers.
  */
 
 import { accessViolation } from '../../checks/access-oracle.ts';

@@ -1,6 +1,6 @@
 /**
- * The grammar of merchant-id spellings (core/generate/merchant-spellings.ts) and how a spelled answer is judged
- * (checks/merchant-spellings.ts): every class on every merchant, only what goes on the wire, nothing that names
+ * The grammar of merchant-id spellings (core/generate/spelled-ids.ts) and how a spelled answer is judged
+ * (checks/spelled-id.ts): every class on every merchant, only what goes on the wire, nothing that names
  * another configured merchant, and the oracle's answer where the spelling resolves to the merchant.
  */
 import assert from 'node:assert/strict';
