@@ -18,6 +18,7 @@ import { PAYMENTS_SHAPE, type ParsedQuery, parseQuery, type QuerySettings, type 
 import { runQuery } from './query.ts';
 import { createRenderer, type Decision, type Reply } from './render.ts';
 import { API_PREFIX, type CollectionName, parseTarget, type Route, withinPrefix } from './routes.ts';
+import type { Shapes } from './shapes.ts';
 import type { ListingViews, Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
 import { type ThrottleOptions, throttle } from './throttle.ts';
@@ -39,6 +40,8 @@ export interface MockConfig extends ThrottleOptions {
   grow?: { every: number };
   /** The collections served beside payments (collections.ts): each with its own faults, query settings and lists. */
   collections?: Partial<Record<CollectionName, ServedCollection>>;
+  /** Shapes learned from another API (shapes.ts): its error bodies, headers, status body, envelope's extra fields. */
+  shapes?: Shapes;
 }
 
 /** A collection served beside payments: the faults switched on for it (`NAME@refunds`), its settings, query, lists. */
@@ -218,10 +221,10 @@ function renderersOf(config: MockConfig): ReturnType<typeof createRenderer> {
   const renderers = new Map(
     Object.entries(config.collections ?? {}).map(([name, served]) => [
       name,
-      createRenderer(config.variants, served.board.render, config.store.json),
+      createRenderer(config.variants, served.board.render, config.store.json, config.shapes),
     ]),
   );
-  const payments = createRenderer(config.variants, config.board.render, config.store.json);
+  const payments = createRenderer(config.variants, config.board.render, config.store.json, config.shapes);
   return (decision, facts, no) => (renderers.get(facts.collection ?? '') ?? payments)(decision, facts, no);
 }
 

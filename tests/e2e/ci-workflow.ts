@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMock } from '../../mock/index.ts';
-import { main as fidelity } from '../../scripts/fidelity/main.ts';
+import { main as fidelity } from '../../fidelity/main.ts';
 import { runSuite, type SuiteRun } from '../../scripts/run-suite.ts';
 import { ensureChromium, launchChromium, openFromDisk } from '../support/browser.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';

@@ -24,8 +24,8 @@ import {
   type Result,
   relative,
   ruleTable,
-} from '../../scripts/fidelity/compare.ts';
-import { main } from '../../scripts/fidelity/main.ts';
+} from '../../fidelity/compare.ts';
+import { main } from '../../fidelity/main.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const SECRET = 'sk_live_SECRETwrongSLOT9876';
