@@ -146,6 +146,10 @@ export function buildCases(
   for (const { label, pairs } of sample(arbitrary.oddValueArb(), runs, 3)) {
     out.push({ rule: 'INP-ROBUST', label, needs: [], pairs });
   }
+  // A sort the spec does not name (§4.2 r6): refused, or served in some order.
+  for (const sort of ['createdAt', '-no_such_field']) {
+    out.push({ rule: 'INP-ROBUST', label: `sort=${sort} (a sort the spec does not name)`, needs: [], pairs: [['sort', sort]] });
+  }
   out.push(...accessDrafts(sample, runs), ...otherDrafts());
   for (const c of collections) out.push(...collectionDrafts(c, sample, runs));
   const seen = new Set<string>();

@@ -6,7 +6,7 @@
  * alike stays as written, what only the request or the page decides becomes a placeholder, what varies otherwise
  * becomes the mock's own value (its message, a request number).
  */
-import type { ErrorShape, Shapes, Template } from '../mock/index.ts';
+import type { ErrorShape, Shapes, Template, Values } from '../mock/index.ts';
 import type { Case } from './cases.ts';
 import type { Features } from './features.ts';
 import type { MockRun } from './mock-runs.ts';
@@ -123,19 +123,32 @@ function errorShapes(pairs: readonly Pair[], every: ReadonlySet<string>): ErrorS
   return out;
 }
 
-/** Where a test-mode and a live-mode template differ, `{{mode}}`, with each mode's spelling. */
-function modeOf(test: Template, live: Template, modes: { test?: string; live?: string }): Template {
+type Modes = { test: Values; live: Values };
+
+/**
+ * Where a test-mode and a live-mode template differ, a placeholder (`{{mode}}`, `{{mode2}}`, …) whose value each mode
+ * gives: a whole value (`livemode: false`), or the part of a text that differs (`API key accepted (sandbox mode)`).
+ */
+function modeOf(test: Template, live: Template, modes: Modes): Template {
+  const name = () => `mode${Object.keys(modes.test).length ? Object.keys(modes.test).length + 1 : ''}`;
   if (typeof test === 'string' && typeof live === 'string' && test !== live) {
     let [i, j] = [0, 0];
     while (i < Math.min(test.length, live.length) && test[i] === live[i]) i++;
     while (j < Math.min(test.length, live.length) - i && test.at(-1 - j) === live.at(-1 - j)) j++;
-    modes.test ??= test.slice(i, test.length - j);
-    modes.live ??= live.slice(i, live.length - j);
-    return `${test.slice(0, i)}{{mode}}${test.slice(test.length - j)}`;
+    const n = name();
+    modes.test[n] = test.slice(i, test.length - j);
+    modes.live[n] = live.slice(i, live.length - j);
+    return `${test.slice(0, i)}{{${n}}}${test.slice(test.length - j)}`;
   }
   if (test && live && typeof test === 'object' && typeof live === 'object' && !Array.isArray(test)) {
     const l = live as Record<string, Template>;
     return Object.fromEntries(Object.entries(test).map(([k, v]) => [k, k in l ? modeOf(v, l[k] as Template, modes) : v]));
+  }
+  if (test !== live && typeof test !== 'object' && typeof test === typeof live) {
+    const n = name();
+    modes.test[n] = test;
+    modes.live[n] = live as typeof test;
+    return `{{${n}}}`;
   }
   return test;
 }
@@ -151,9 +164,9 @@ function statusShape(pairs: readonly Pair[]): Shapes['status'] {
     ),
   );
   if (!test?.type) return undefined;
-  const modes: { test?: string; live?: string } = {};
+  const modes: Modes = { test: {}, live: {} };
   const body = live?.body !== undefined ? modeOf(test.body ?? null, live.body, modes) : test.body;
-  return { type: test.type, body, ...(modes.test !== undefined ? { modes: { test: modes.test, live: modes.live ?? 'live' } } : {}) };
+  return { type: test.type, body, ...(Object.keys(modes.test).length ? { modes } : {}) };
 }
 
 /** The envelope's extra fields the reference sends and the mock does not. */
@@ -182,13 +195,30 @@ function everyHeaders(pairs: readonly Pair[]): Record<string, string> {
   return mergeHeaders(shapes, sent);
 }
 
-/** The shapes of the reference the calibrated mock lacks: `best` its answers, `kinds` its failure kinds. */
+/**
+ * The reference's names for the mock's payment statuses it does not know: its own statuses the mock lacks, most
+ * frequent first, given to the mock's it lacks, in the mock's order (most frequent first).
+ */
+export function statusNames(reference: Readonly<Record<string, number>>, mine: readonly string[]): Record<string, string> {
+  const theirs = Object.entries(reference)
+    .filter(([s]) => !mine.includes(s))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([s]) => s);
+  const unknown = mine.filter((s) => !(s in reference));
+  return Object.fromEntries(unknown.slice(0, theirs.length).map((s, i) => [s, theirs[i] as string]));
+}
+
+/**
+ * The shapes of the reference the calibrated mock lacks: `best` its answers, `kinds` its failure kinds; `statuses`
+ * the payment statuses the reference showed (with their counts), against the mock's own.
+ */
 export function learnShapes(
   cases: readonly Case[],
   ref: ReadonlyMap<string, Answer | string>,
-  best: MockRun,
-  kinds: MockRun,
+  runs: { best: MockRun; kinds: MockRun },
+  statuses: { reference: Readonly<Record<string, number>>; mock: readonly string[] },
 ): Shapes {
+  const { best, kinds } = runs;
   const pairs: Pair[] = cases.flatMap((c) => {
     const a = ref.get(c.id);
     if (!a || typeof a === 'string' || !a.shape) return [];
@@ -201,7 +231,9 @@ export function learnShapes(
   const errors = errorShapes(pairs, new Set(Object.keys(headers)));
   const status = statusShape(pairs);
   const envelope = envelopeShape(pairs);
+  const names = statusNames(statuses.reference, statuses.mock);
   return {
+    ...(Object.keys(names).length ? { statuses: names } : {}),
     ...(errors.length ? { errors } : {}),
     ...(status ? { status } : {}),
     ...(envelope ? { envelope } : {}),

@@ -24,6 +24,8 @@ export interface Measurement {
   seen: Seen;
   collections: Collection[];
   totals: Record<string, number>;
+  /** The payment statuses the reference's first page showed, with their counts. */
+  statuses: Record<string, number>;
   ids: { strings: string[]; numbers: number[] };
   /** Requests the reference received. */
   sent: number;
@@ -95,6 +97,7 @@ export async function measure(
       seen,
       collections,
       totals: Object.fromEntries(a.totals),
+      statuses: Object.fromEntries(a.statuses),
       ids: { strings: [...a.ids.strings], numbers: [...a.ids.numbers] },
       sent: a.api.sent,
       skipped,

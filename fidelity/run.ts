@@ -30,7 +30,11 @@ async function firstPagesOf(s: Side, seen: { statuses: Set<string>; values: Map<
   const env = readEnvelope(await fetchPage(s.api, sandboxListing(s.target), { offset: 0, limit: MAX_LIMIT }));
   s.totals.set('', env?.total ?? 0);
   keepIds(s, env?.data ?? []);
-  for (const status of env?.data.map(statusOf) ?? []) if (typeof status === 'string') seen.statuses.add(status);
+  for (const status of env?.data.map(statusOf) ?? []) {
+    if (typeof status !== 'string') continue;
+    seen.statuses.add(status);
+    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+  }
   for (const [name, collection] of s.collections) {
     const listing = { merchant: s.target.merchants.sandbox, auth: asKey('test'), collection };
     const page = readEnvelope(await fetchPage(s.api, listing, { offset: 0, limit: collection.maxLimit ?? MAX_LIMIT }));

@@ -28,16 +28,25 @@ export interface Reference {
 
 const answered = (x: Answer | string | undefined): x is Answer => x !== undefined && typeof x !== 'string';
 
-/** How alike a mock run answers the reference: cases alike (weighted first), then features shared, then the base path. */
+/** The aspects a learned shape can make alike (mock/shapes.ts): the search compares the logic without them. */
+const SHAPE_ASPECTS = new Set(['error body']);
+const logic = (aspects: Answer['aspects']) => aspects.filter((x) => !SHAPE_ASPECTS.has(x.aspect));
+
+/**
+ * How alike a mock run answers the reference: first the cases whose logic is alike (the exact status, every judged
+ * aspect but those a shape can change), then the cases alike as they are, then the features shared, the base path.
+ */
 export function score(ref: Reference, run: MockRun, cases: readonly Case[]): { alike: number; value: number } {
-  let [alike, features] = [0, 0];
+  let [same, alike, features] = [0, 0, 0];
   for (const c of cases) {
     const [a, m] = [ref.answers.get(c.id), run.answers.get(c.id)];
     if (ref.skipped.has(c.id) || !answered(a) || !answered(m)) continue;
+    if (a.features.code === m.features.code && compare(logic(a.aspects), logic(m.aspects)).length === 0) same += 1;
     if (compare(a.aspects, m.aspects).length === 0) alike += 1;
     features += sharedFeatures(a.features, m.features);
   }
-  return { alike, value: alike * 10_000 + features + (run.basePath === ref.basePath ? 1 : 0) };
+  const value = same * 1e8 + alike * 1e4 + features + (run.basePath === ref.basePath ? 1 : 0);
+  return { alike, value };
 }
 
 /** Whether two answers of the mock differ (an aspect or a feature). */

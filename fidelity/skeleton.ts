@@ -97,14 +97,14 @@ function safeDecode(p: string): string {
   }
 }
 
-/** A whole string that is a value of the answer itself: its status spelt out, a time, an id, the method. */
+/** A whole string that is a value of the answer itself: a refusal's status spelt out, a time, an id, the method. */
 function wholeValue(v: string, s: Scrub): string {
-  const title = STATUS_CODES[s.status] ?? '';
+  const title = s.status >= 400 ? (STATUS_CODES[s.status] ?? '') : '';
   const code = title.toLowerCase().replace(/\W+/g, '_');
-  if (title && v.toLowerCase() === title.toLowerCase()) return '{{title}}';
+  if (title && v === title) return '{{title}}';
   if (code && v === code) return '{{code}}';
   if (code && v === code.toUpperCase()) return '{{CODE}}';
-  if (v === String(s.status)) return '{{statusText}}';
+  if (title && v === String(s.status)) return '{{statusText}}';
   if (ISO_TIME.test(v)) return '{{timestamp}}';
   if (UUID.test(v)) return '{{uuid}}';
   if (TOKEN.test(v) && !v.includes('{{')) return '{{requestId}}';
@@ -115,7 +115,7 @@ function wholeValue(v: string, s: Scrub): string {
 /** What a number of the answer could be: its status, a page's value, a time; a record id of the target's is secret. */
 function numberLeaf(n: number, s: Scrub): Skeleton {
   const could = [
-    ...(n === s.status ? ['{{status}}'] : []),
+    ...(s.status >= 400 && n === s.status ? ['{{status}}'] : []),
     ...Object.entries(s.page ?? {})
       .filter(([, x]) => x === n)
       .map(([name]) => `{{${name}}}`),

@@ -37,6 +37,8 @@ export interface Side {
   collections: Map<string, Collection>;
   /** Record ids this target showed: a learned shape never carries one. */
   ids: { strings: Set<string>; numbers: Set<number> };
+  /** The payment statuses its first page showed, and how many records each. */
+  statuses: Map<string, number>;
   /** Keep each answer's shape (a calibration's reference), or the mock's failure kind (a calibration's mock). */
   learn?: 'shapes' | 'kinds';
 }
@@ -55,7 +57,8 @@ export function sideOf(name: string, file: string, env: Record<string, string>):
   if (!env.API_BASE_URL?.trim()) throw new ConfigError(['API_BASE_URL is not set (a running target is needed)']);
   const target = resolveTarget({ ...env, CONFORMANCE_ALLOW_LIVE: process.env.CONFORMANCE_ALLOW_LIVE }, NO_BUNDLED_MOCK);
   const ids = { strings: new Set<string>(), numbers: new Set<number>() };
-  return { name, file, env, target, api: new ApiClient(target), totals: new Map(), collections: new Map(), ids };
+  const statuses = new Map<string, number>();
+  return { name, file, env, target, api: new ApiClient(target), totals: new Map(), collections: new Map(), ids, statuses };
 }
 
 /** The env files, named A, B, …; a file unreadable or refused throws ConfigError naming it (never a value). */
@@ -81,6 +84,15 @@ type Request = {
   collection?: Collection;
 };
 
+/** The spellings of a merchant's id, once per id (a calibration asks them of the mock many times). */
+const spellings = new Map<string, ReturnType<typeof spellingsOf>>();
+function spellingsOfId(id: string, others: string[]) {
+  const key = JSON.stringify([id, others]);
+  let found = spellings.get(key);
+  if (!found) spellings.set(key, (found = spellingsOf(id, others)));
+  return found;
+}
+
 /** The request a case makes of this target, or why it cannot make it here. */
 function requestOf(s: Side, c: Case): Request | string {
   const t = s.target;
@@ -99,7 +111,7 @@ function requestOf(s: Side, c: Case): Request | string {
   if (c.other?.kind === 'spelling') {
     const { klass } = c.other;
     const others = [t.merchants.live, t.merchants.otherSandbox].filter((m): m is string => !!m);
-    const spelt = spellingsOf(t.merchants.sandbox, others).find((x) => x.klass === klass);
+    const spelt = spellingsOfId(t.merchants.sandbox, others).find((x) => x.klass === klass);
     if (!spelt) return `the sandbox merchant's id of ${s.name} has no spelling in ${klass}`;
     return { method: 'GET', path: spelledPaymentsPath(spelt.segment), query: [], auth: asKey('test') };
   }

@@ -47,6 +47,7 @@ function shapeProblems(shapes: unknown): string[] {
   if (shapes.status !== undefined) body('shapes.status', shapes.status);
   if (shapes.envelope !== undefined && !isObject(shapes.envelope)) problems.push('shapes.envelope is not an object');
   if (!isStrings(shapes.headers)) problems.push('shapes.headers is not an object of strings');
+  if (!isStrings(shapes.statuses)) problems.push('shapes.statuses is not an object of strings');
   return problems;
 }
 

@@ -88,6 +88,11 @@ function shapesSummary(c: Calibration | undefined): string {
     s.status ? 'the status body' : '',
     s.envelope ? `envelope fields ${Object.keys(s.envelope).join(', ')}` : '',
     s.headers ? `headers ${Object.keys(s.headers).join(', ')}` : '',
+    s.statuses
+      ? `statuses ${Object.entries(s.statuses)
+          .map(([m, a]) => `${m} as ${a}`)
+          .join(', ')}`
+      : '',
   ].filter(Boolean);
   return parts.length ? `shapes: ${parts.join('; ')}` : 'variants only';
 }

@@ -19,12 +19,12 @@ import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
 export { type Calibration, CalibrationError, parseCalibration, readCalibration } from './calibration.ts';
-export { mulberry32 } from './data.ts';
+export { mulberry32, STATUSES as PAYMENT_STATUSES } from './data.ts';
 export { failureKind } from './errors.ts';
 export { FaultError } from './faults/index.ts';
 export { IDENTITY } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
-export type { BodyShape, ErrorShape, Shapes, Template } from './shapes.ts';
+export type { BodyShape, ErrorShape, Shapes, Template, Values } from './shapes.ts';
 export {
   describeVariants,
   resolveVariants,
@@ -129,7 +129,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const board = switchboard(scoped.get('') ?? []);
   const keys = issueKeys(board.auth);
   const dataset = generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]);
-  const store = buildStore(dataset, variants);
+  const store = buildStore(dataset, variants, opts.shapes?.statuses);
   const settings = querySettings(variants, board.params);
   const refundsBoard = switchboard(scoped.get('refunds') ?? []);
   const refunds = {

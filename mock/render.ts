@@ -128,8 +128,8 @@ export function createRenderer(
         // The variant status-endpoint: no body (204), or one line of text; neither is a body a fault rewrites.
         if (variants['status-endpoint'] === '204') return { status: 204, body: '', type: undefined };
         if (shapes?.status) {
-          const spelt = shapes.status.modes?.[decision.mode] ?? mode;
-          const shaped = renderShape(shapes.status, { ...requestValues(echoOf(facts, requestNo)), mode: spelt });
+          const spelt = shapes.status.modes?.[decision.mode] ?? { mode };
+          const shaped = renderShape(shapes.status, { ...requestValues(echoOf(facts, requestNo)), ...spelt });
           return { status: 200, ...shaped };
         }
         if (variants['status-endpoint'] === 'text') {

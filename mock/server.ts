@@ -44,6 +44,10 @@ export interface MockConfig extends ThrottleOptions {
   shapes?: Shapes;
 }
 
+/** The payments' query under the status names a calibration gave the mock's statuses. */
+const paymentsShape = (c: MockConfig): QueryShape =>
+  c.shapes?.statuses ? { ...PAYMENTS_SHAPE, filterNames: c.shapes.statuses } : PAYMENTS_SHAPE;
+
 /** A collection served beside payments: the faults switched on for it (`NAME@refunds`), its settings, query, lists. */
 interface ServedCollection {
   board: Switchboard;
@@ -64,7 +68,7 @@ interface Lane {
 function laneOf(c: MockConfig, route: Route): Lane | undefined {
   const name = route.kind === 'list' ? route.collection : undefined;
   if (name === undefined) {
-    return { board: c.board, settings: c.settings, shape: PAYMENTS_SHAPE, views: (l) => c.store.listing(l) };
+    return { board: c.board, settings: c.settings, shape: paymentsShape(c), views: (l) => c.store.listing(l) };
   }
   const served = c.collections?.[name];
   return served && { ...served, views: (l, q) => served.store.listing(l, q) };

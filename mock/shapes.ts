@@ -29,12 +29,14 @@ export interface ErrorShape extends BodyShape {
 export interface Shapes {
   /** Most specific first: the first that matches a failure's status and kind shapes it. */
   errors?: ErrorShape[];
-  /** /merchant/status's answer to an accepted key; `modes` spells `{{mode}}` per key mode. */
-  status?: BodyShape & { modes?: { test: string; live: string } };
+  /** /merchant/status's answer to an accepted key; `modes`: the values (`{{mode}}`, …) that differ by the key's mode. */
+  status?: BodyShape & { modes?: { test: Values; live: Values } };
   /** Extra fields of the listing envelope, appended after the spec's six. */
   envelope?: Record<string, Template>;
   /** Headers on every answer. */
   headers?: Record<string, string>;
+  /** The name each of the mock's payment statuses is served and filtered by (`{"CANCELED": "DISPUTED"}`). */
+  statuses?: Record<string, string>;
 }
 
 /** The values a template may name. Unknown placeholders stay as written. */
@@ -119,7 +121,8 @@ export function requestValues(echo: RequestEcho): Values {
 export function errorValues(status: number, message: string, kind?: string, param?: string): Values {
   const title = STATUS_CODES[status] ?? 'Error';
   const code = title.toLowerCase().replace(/\W+/g, '_');
-  return { status, title, code, CODE: code.toUpperCase(), message, kind: kind ?? '', param: param ?? '' };
+  const values = { status, statusText: String(status), title, code, CODE: code.toUpperCase(), message };
+  return { ...values, kind: kind ?? '', param: param ?? '' };
 }
 
 /** The values of a page: the spec's echo, and what clients derive from it (§4.2: page, pages, next, previous). */
