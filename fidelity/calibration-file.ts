@@ -114,9 +114,20 @@ export function scrubbedText(text: string, s: Secrets): string {
   return out;
 }
 
+/** A JSON value with every string (a field's name too) scrubbed: the structure stays JSON whatever a string held. */
+export function scrubbed<T>(value: T, s: Secrets): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return scrubbedText(v, s);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrubbedText(k, s), walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** The calibration file written, checked by the mock's own reader first. */
 export function writeCalibration(file: string, record: CalibrationRecord, secrets: Secrets): void {
-  const text = scrubbedText(`${JSON.stringify(record, null, 2)}\n`, secrets);
+  const text = `${JSON.stringify(scrubbed(record, secrets), null, 2)}\n`;
   parseCalibration(text, file);
   writeFileSync(file, text);
 }

@@ -2,6 +2,7 @@
  * The bundled mock asked the cases in-process: started on a free port with some variant values (and shapes), its
  * first pages read, every case asked, stopped. A calibration learns the mock this way, never the reference.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Collection } from '../core/model/collection.ts';
@@ -71,8 +72,38 @@ export async function withMock<T>(
   }
 }
 
+/**
+ * Runs already made in this process, by what decides their answers (the cases, the choice, the collections, what is
+ * learnt): a search tries a choice once, and calibrations of one process share the mock's sweep.
+ */
+const made = new Map<string, Promise<MockRun>>();
+const caseKeys = new WeakMap<readonly Case[], string>();
+function casesKey(cases: readonly Case[]): string {
+  let key = caseKeys.get(cases);
+  if (!key) caseKeys.set(cases, (key = createHash('sha256').update(JSON.stringify(cases)).digest('hex')));
+  return key;
+}
+const MADE_AT_MOST = 400;
+
 /** Every case asked of the mock under `choice`. */
-export async function runMock(
+export function runMock(
+  cases: readonly Case[],
+  choice: Choice,
+  opts: { shapes?: Shapes; collections: Map<string, Collection>; learn?: Side['learn'] },
+): Promise<MockRun> {
+  const what = JSON.stringify([casesKey(cases), ownValues(choice), opts.shapes ?? {}, [...opts.collections], opts.learn]);
+  const key = createHash('sha256').update(what).digest('hex');
+  let run = made.get(key);
+  if (!run) {
+    if (made.size >= MADE_AT_MOST) made.clear();
+    run = freshRun(cases, choice, opts);
+    made.set(key, run);
+    run.catch(() => made.delete(key));
+  }
+  return run;
+}
+
+async function freshRun(
   cases: readonly Case[],
   choice: Choice,
   opts: { shapes?: Shapes; collections: Map<string, Collection>; learn?: Side['learn'] },

@@ -33,19 +33,28 @@ const SHAPE_ASPECTS = new Set(['error body']);
 const logic = (aspects: Answer['aspects']) => aspects.filter((x) => !SHAPE_ASPECTS.has(x.aspect));
 
 /**
- * How alike a mock run answers the reference: first the cases whose logic is alike (the exact status, every judged
- * aspect but those a shape can change), then the cases alike as they are, then the features shared, the base path.
+ * How alike the mock answers one case: first whether the logic is alike (the exact status, every judged aspect but
+ * those a shape can change), then whether it is alike as it is, then the features shared. 0 for a case not compared.
+ * `loose` takes a status of the same class for the same logic: how a single value shows what it could do together
+ * with another (`unknown-status=reject` answers 400 alone, 422 with `invalid=422`).
  */
-export function score(ref: Reference, run: MockRun, cases: readonly Case[]): { alike: number; value: number } {
-  let [same, alike, features] = [0, 0, 0];
+function caseScore(ref: Reference, run: MockRun, id: string, loose = false) {
+  const [a, m] = [ref.answers.get(id), run.answers.get(id)];
+  if (ref.skipped.has(id) || !answered(a) || !answered(m)) return { same: false, alike: false, value: 0 };
+  const code = loose || a.features.code === m.features.code;
+  const same = code && compare(logic(a.aspects), logic(m.aspects)).length === 0;
+  const alike = compare(a.aspects, m.aspects).length === 0;
+  return { same, alike, value: (same ? 1e8 : 0) + (alike ? 1e4 : 0) + sharedFeatures(a.features, m.features) };
+}
+
+/** How alike a mock run answers the reference: its cases' scores, then the base path. */
+export function score(ref: Reference, run: MockRun, cases: readonly Case[], loose = false) {
+  let [alike, value] = [0, run.basePath === ref.basePath ? 1 : 0];
   for (const c of cases) {
-    const [a, m] = [ref.answers.get(c.id), run.answers.get(c.id)];
-    if (ref.skipped.has(c.id) || !answered(a) || !answered(m)) continue;
-    if (a.features.code === m.features.code && compare(logic(a.aspects), logic(m.aspects)).length === 0) same += 1;
-    if (compare(a.aspects, m.aspects).length === 0) alike += 1;
-    features += sharedFeatures(a.features, m.features);
+    const s = caseScore(ref, run, c.id, loose);
+    alike += s.alike ? 1 : 0;
+    value += s.value;
   }
-  const value = same * 1e8 + alike * 1e4 + features + (run.basePath === ref.basePath ? 1 : 0);
   return { alike, value };
 }
 
@@ -89,15 +98,15 @@ async function sweepValues(cases: readonly Case[], opts: Opts, defaults: MockRun
   return { sweep, effects };
 }
 
-/** Each axis's value that answers most like the reference alone (a tie keeps the default). */
+/** Each axis's value that answers most like the reference alone (loosely; a tie keeps the default). */
 function greedy(ref: Reference, cases: readonly Case[], defaults: MockRun, sweep: Map<string, MockRun>): Choice {
   const choice: Choice = {};
-  const base = score(ref, defaults, cases).value;
+  const base = score(ref, defaults, cases, true).value;
   for (const d of VARIANT_DIMENSIONS) {
     let [best, value] = [base, d.values[0] as string];
     for (const v of d.values.slice(1)) {
       const run = sweep.get(`${d.name}=${v}`);
-      const s = run ? score(ref, run, cases).value : Number.NEGATIVE_INFINITY;
+      const s = run ? score(ref, run, cases, true).value : Number.NEGATIVE_INFINITY;
       if (s > best) [best, value] = [s, v];
     }
     choice[d.name] = value;
@@ -105,17 +114,22 @@ function greedy(ref: Reference, cases: readonly Case[], defaults: MockRun, sweep
   return choice;
 }
 
-/** The cases the best run answers otherwise than the reference (aspects or features). */
-function imperfect(ref: Reference, run: MockRun, cases: readonly Case[]): Set<string> {
-  return new Set(
-    cases
-      .filter((c) => !ref.skipped.has(c.id) && changed(ref.answers.get(c.id), run.answers.get(c.id)))
-      .map((c) => c.id),
-  );
+/**
+ * Whether a value is worth a run in place of the current one: the current run's logic differs from the reference on
+ * a case the two values change, or the sweep says the value alone answers those cases more like the reference.
+ */
+function promising(ref: Reference, current: MockRun, single: MockRun, cases: readonly string[]): boolean {
+  let gain = 0;
+  for (const id of cases) {
+    if (!ref.skipped.has(id) && !caseScore(ref, current, id).same) return true;
+    gain += caseScore(ref, single, id, true).value - caseScore(ref, current, id, true).value;
+  }
+  return gain > 0;
 }
 
 /** The search (module comment); `budget` bounds the runs of the descent. */
 export async function search(ref: Reference, cases: readonly Case[], opts: Opts, budget = 40): Promise<SearchResult> {
+  const first = (axis: string) => VARIANT_DIMENSIONS.find((d) => d.name === axis)?.values[0];
   const defaults = await runMock(cases, {}, opts);
   const { sweep, effects } = await sweepValues(cases, opts, defaults);
   const shows = (axis: string) =>
@@ -127,15 +141,17 @@ export async function search(ref: Reference, cases: readonly Case[], opts: Opts,
     ? await runMock(cases, choice, opts)
     : defaults;
   let [bestScore, evaluations, improved] = [score(ref, best, cases).value, 0, true];
+  const single = (axis: string, v: string) => (v === first(axis) ? defaults : sweep.get(`${axis}=${v}`));
   while (improved && evaluations < budget) {
     improved = false;
-    const open = imperfect(ref, best, cases);
     for (const axis of axes) {
       const values = VARIANT_DIMENSIONS.find((d) => d.name === axis)?.values ?? [];
-      const relevant = values.some((v) => (effects.get(`${axis}=${v}`) ?? []).some((id) => open.has(id)));
-      if (!relevant && choice[axis] === values[0]) continue;
+      const touched = (v: string) => effects.get(`${axis}=${v}`) ?? [];
       for (const v of values) {
         if (v === choice[axis] || evaluations >= budget) continue;
+        const run1 = single(axis, v);
+        const ids = [...new Set([...touched(v), ...touched(choice[axis] as string)])];
+        if (!run1 || !promising(ref, best, run1, ids)) continue;
         const tried = { ...choice, [axis]: v };
         const run = await runMock(cases, tried, opts);
         evaluations += 1;
