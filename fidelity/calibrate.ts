@@ -6,8 +6,8 @@
  * that starts it so, the gaps no setting removes, and writes the calibration file and the reports.
  */
 import { resolve } from 'node:path';
-import type { Collection } from '../core/model/collection.ts';
 import { merchantId } from '../core/generate/access-cases.ts';
+import type { Collection } from '../core/model/collection.ts';
 import { PAYMENT_STATUSES, type Shapes } from '../mock/index.ts';
 import { type CalibrationRecord, gapsOf, referenceOf, scrubbedText, writeCalibration } from './calibration-file.ts';
 import type { Case } from './cases.ts';
@@ -32,7 +32,7 @@ export interface CalibrateOptions {
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
 /** How to start the mock from the calibration: the installed command's, or a clone's npm script. */
-export function mockCommand(args: string): string {
+function mockCommand(args: string): string {
   const installed = (process.env.CONFORMANCE_COMMAND ?? '').startsWith('npx ');
   return `${installed ? 'npx payment-api-mock' : 'npm run mock --'} ${args}`;
 }
@@ -54,7 +54,7 @@ function calibrationLines(r: CalibrationRecord, runs: number, file: string): str
   const s = r.shapes;
   const shapes = [
     s.errors?.length ? `error bodies (${s.errors.length} shape(s), by status and kind of failure)` : '',
-    s.status ? 'the status endpoint\'s body' : '',
+    s.status ? "the status endpoint's body" : '',
     s.envelope ? `envelope fields ${Object.keys(s.envelope).join(', ')}` : '',
     s.headers ? `headers on every answer: ${Object.keys(s.headers).join(', ')}` : '',
     s.statuses
@@ -66,7 +66,9 @@ function calibrationLines(r: CalibrationRecord, runs: number, file: string): str
   return [
     `variants: ${describeChoice(r.variants)}`,
     `shapes learned: ${shapes.join('; ') || 'none needed'}`,
-    `left as they are: ${Object.entries(r.unseen).map(([k, why]) => `${k} (${why})`).join(', ')}`,
+    `left as they are: ${Object.entries(r.unseen)
+      .map(([k, why]) => `${k} (${why})`)
+      .join(', ')}`,
     `before (the bundled mock, defaults): ${r.alike.before}`,
     `after (calibrated): ${r.alike.after}`,
     `the mock, answering like A: ${mockCommand(`--calibration ${file}`)}`,
@@ -79,7 +81,13 @@ function calibrationLines(r: CalibrationRecord, runs: number, file: string): str
 function recordOf(
   m: Measurement,
   cases: ReturnType<typeof casesOf>,
-  parts: { found: Awaited<ReturnType<typeof search>>; shapes: CalibrationRecord['shapes']; before: Result[]; after: Result[]; final: MockRun },
+  parts: {
+    found: Awaited<ReturnType<typeof search>>;
+    shapes: CalibrationRecord['shapes'];
+    before: Result[];
+    after: Result[];
+    final: MockRun;
+  },
   ref: Reference,
 ): CalibrationRecord {
   const { found, shapes, before, after, final } = parts;
@@ -110,7 +118,10 @@ function recordOf(
 
 /** The gap lines: rule, case, what A answered, what the mock can answer, why. */
 const gapLines = (r: CalibrationRecord) =>
-  r.gaps.map((g) => `${g.rule} ${g.case}: ${g.aspect}: A answered ${g.reference}; the mock can answer ${g.mock.join(', ') || 'nothing else'} (${g.why})`);
+  r.gaps.map(
+    (g) =>
+      `${g.rule} ${g.case}: ${g.aspect}: A answered ${g.reference}; the mock can answer ${g.mock.join(', ') || 'nothing else'} (${g.why})`,
+  );
 
 /** The calibration of the bundled mock against A (module comment); the exit code. */
 export async function calibrate(a: Side, o: CalibrateOptions, io: Io): Promise<number> {
@@ -129,7 +140,12 @@ export async function calibrate(a: Side, o: CalibrateOptions, io: Io): Promise<n
   const opts = { collections: served };
   const found = await search(ref, asked, opts);
   const kinds = await runMock(asked, { ...found.choice, errors: 'json' }, { ...opts, learn: 'kinds' });
-  const learned = learnShapes(asked, answers, { best: found.best, kinds }, { reference: m.statuses, mock: PAYMENT_STATUSES });
+  const learned = learnShapes(
+    asked,
+    answers,
+    { best: found.best, kinds },
+    { reference: m.statuses, mock: PAYMENT_STATUSES },
+  );
   const { shapes, final } = await withShapes(asked, found, learned, ref, opts);
   const lack = (c: Case) => (m.skipped[c.id] ? `needs ${m.skipped[c.id]?.join(', ')}` : undefined);
   const before = compareAnswers(cases, ['A', 'B'], [answers, found.defaults.answers], lack);

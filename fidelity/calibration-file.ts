@@ -12,8 +12,9 @@ import { redact } from '../core/model/secrets.ts';
 import { type Calibration, parseCalibration } from '../mock/index.ts';
 import type { Case } from './cases.ts';
 import type { Result } from './compare.ts';
-import type { Answer } from './targets.ts';
 import type { Seen } from './run.ts';
+import { escapeRegExp } from './skeleton.ts';
+import type { Answer } from './targets.ts';
 
 /** What the reference answered a case, as `--check` compares it: each judged aspect's key, the status, media type. */
 export type Signature = Record<string, string>;
@@ -99,8 +100,6 @@ export interface Secrets {
   recordIds: readonly string[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A text with every value of the reference taken out (keys redacted, ids as placeholders). */
 export function scrubbedText(text: string, s: Secrets): string {
   let out = redact(text);
@@ -109,17 +108,18 @@ export function scrubbedText(text: string, s: Secrets): string {
     ...s.recordIds.map((id) => [id, '{{recordId}}'] as const),
   ].filter(([id]) => id.length >= 4);
   for (const [id, by] of all.sort((a, b) => b[0].length - a[0].length)) {
-    out = out.replace(new RegExp(escape(JSON.stringify(id).slice(1, -1)), 'g'), by);
+    out = out.replace(new RegExp(escapeRegExp(JSON.stringify(id).slice(1, -1)), 'g'), by);
   }
   return out;
 }
 
 /** A JSON value with every string (a field's name too) scrubbed: the structure stays JSON whatever a string held. */
-export function scrubbed<T>(value: T, s: Secrets): T {
+function scrubbed<T>(value: T, s: Secrets): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrubbedText(v, s);
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrubbedText(k, s), walk(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrubbedText(k, s), walk(x)]));
     return v;
   };
   return walk(value) as T;
@@ -133,7 +133,10 @@ export function writeCalibration(file: string, record: CalibrationRecord, secret
 }
 
 /** The reference's answers as `--check` keeps them. */
-export function referenceOf(cases: readonly Case[], ref: ReadonlyMap<string, Answer | string>): Record<string, Signature> {
+export function referenceOf(
+  cases: readonly Case[],
+  ref: ReadonlyMap<string, Answer | string>,
+): Record<string, Signature> {
   const out: Record<string, Signature> = {};
   for (const c of cases) {
     const a = ref.get(c.id);

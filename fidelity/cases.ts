@@ -22,7 +22,7 @@ import type { Target } from '../core/model/target.ts';
 export type Offset = { abs: number } | { share: number } | { end: number };
 export type CaseWindow = Omit<PageRequest, 'offset'> & { offset?: Offset };
 /** A request neither a listing window nor the access matrix makes: a path the spec does not show, a spelling. */
-export type OtherRequest =
+type OtherRequest =
   | { kind: 'unknown-path'; path: 'status sibling' | 'other version'; key: boolean }
   | { kind: 'spelling'; klass: SpellingClass };
 /**
@@ -75,7 +75,14 @@ function windowCase(w: PageRequest, known: readonly string[], max: number, colle
   const value = w.filter?.value ?? w.status;
   const unknownStatus = value !== undefined && !known.includes(value);
   const rule = (w.limit ?? 0) > max ? 'LIM-CAP' : unknownStatus ? 'FLT-STATUS' : 'ENV-SCHEMA';
-  return { rule, label: describeWindow(window), needs: [], window, unknownStatus, ...(collection ? { collection } : {}) };
+  return {
+    rule,
+    label: describeWindow(window),
+    needs: [],
+    window,
+    unknownStatus,
+    ...(collection ? { collection } : {}),
+  };
 }
 
 /** Up to `runs` cases of each rule of the access matrix (the examples of `accessCases`). */
@@ -148,7 +155,12 @@ export function buildCases(
   }
   // A sort the spec does not name (§4.2 r6): refused, or served in some order.
   for (const sort of ['createdAt', '-no_such_field']) {
-    out.push({ rule: 'INP-ROBUST', label: `sort=${sort} (a sort the spec does not name)`, needs: [], pairs: [['sort', sort]] });
+    out.push({
+      rule: 'INP-ROBUST',
+      label: `sort=${sort} (a sort the spec does not name)`,
+      needs: [],
+      pairs: [['sort', sort]],
+    });
   }
   out.push(...accessDrafts(sample, runs), ...otherDrafts());
   for (const c of collections) out.push(...collectionDrafts(c, sample, runs));

@@ -60,7 +60,13 @@ export function tally(results: readonly Result[]) {
   const compared = results.filter((r) => !r.skipped);
   const alike = compared.filter((r) => r.differences.length === 0).length;
   const legal = compared.filter((r) => r.kind === 'legal choice').length;
-  return { compared: compared.length, alike, legal, broken: compared.length - alike - legal, skipped: results.length - compared.length };
+  return {
+    compared: compared.length,
+    alike,
+    legal,
+    broken: compared.length - alike - legal,
+    skipped: results.length - compared.length,
+  };
 }
 
 /** The run's last line, in the form scripts read: `fidelity: N/M cases answered alike (K skipped)`. */

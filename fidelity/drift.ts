@@ -16,7 +16,7 @@ import type { Side } from './targets.ts';
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
 /** What changed in a case's answer: `aspect: then → now` for each part that differs. */
-export function moved(then: Signature, now: Signature): string[] {
+function moved(then: Signature, now: Signature): string[] {
   const names = [...new Set([...Object.keys(then), ...Object.keys(now)])];
   return names.filter((n) => then[n] !== now[n]).map((n) => `${n}: ${then[n] ?? 'absent'} → ${now[n] ?? 'absent'}`);
 }
@@ -38,7 +38,8 @@ export async function check(record: CalibrationRecord, file: string, a: Side, di
   const now = await askAll(a, asked);
   const drift = asked.flatMap((c) => {
     const x = now.get(c.id);
-    const changes = x && typeof x !== 'string' ? moved(record.reference[c.id] as Signature, signatureOf(x)) : ['not asked'];
+    const changes =
+      x && typeof x !== 'string' ? moved(record.reference[c.id] as Signature, signatureOf(x)) : ['not asked'];
     return changes.length ? [`${c.id} ${c.rule} ${c.label}: ${changes.join('; ')}`] : [];
   });
   const mock = await runMock(asked, record.variants, { collections: served, shapes: record.shapes });
@@ -52,7 +53,13 @@ export async function check(record: CalibrationRecord, file: string, a: Side, di
     runs: record.measured.runs,
     sides: [
       { name: 'A', file: a.file, baseURL: a.target.baseURL, total: a.totals.get('') ?? 0, sent: a.api.sent },
-      { name: 'B', file: `the bundled mock, calibrated (${file})`, baseURL: 'in-process', total: mock.total, sent: mock.sent },
+      {
+        name: 'B',
+        file: `the bundled mock, calibrated (${file})`,
+        baseURL: 'in-process',
+        total: mock.total,
+        sent: mock.sent,
+      },
     ],
     results,
     sections: [{ title: 'Drift since the calibration', lines: [verdict, ...drift] }],
@@ -60,9 +67,13 @@ export async function check(record: CalibrationRecord, file: string, a: Side, di
   };
   const written = writeReports(dir, run);
   io.out(
-    [consoleText(run), verdict, ...drift.map((d) => `  ${d}`), `Reports: ${written.join(', ')}`, summaryLine(results)].join(
-      '\n',
-    ),
+    [
+      consoleText(run),
+      verdict,
+      ...drift.map((d) => `  ${d}`),
+      `Reports: ${written.join(', ')}`,
+      summaryLine(results),
+    ].join('\n'),
   );
   return drift.length ? 1 : 0;
 }

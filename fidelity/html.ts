@@ -91,7 +91,8 @@ function evidenceOf(p: FidelityPage): string[] {
         const vs = diffs
           .map((d) => `<dt>differs from A</dt><dd>${esc(`${d.aspect}: A ${d.a}, here ${d.b}`)}</dd>`)
           .join('');
-        const kind = i > 0 && r.kind ? `<dt>the difference</dt><dd>${esc([r.kind, ...(r.breaks ?? [])].join('; '))}</dd>` : '';
+        const kind =
+          i > 0 && r.kind ? `<dt>the difference</dt><dd>${esc([r.kind, ...(r.breaks ?? [])].join('; '))}</dd>` : '';
         return (
           `<section class="evidence" id="${anchor(r, i)}"><h3>${esc(r.case.id)} on ${esc(String.fromCharCode(65 + i))}: ${esc(r.case.label)}</h3>` +
           `<dl><dt>rule</dt><dd>${esc(r.case.rule)}</dd><dt>request</dt><dd><pre>${esc(r.requests?.[i] ?? '—')}</pre></dd>${lines}${vs}${kind}</dl></section>`

@@ -88,7 +88,7 @@ export function compare(a: Aspect[], b: Aspect[]): Difference[] {
 }
 
 /** The rules an answer breaks, by the suite's checks (none: it is within the rules). */
-export const brokenRules = (aspects: readonly Aspect[]): RuleId[] => [
+const brokenRules = (aspects: readonly Aspect[]): RuleId[] => [
   ...new Set(aspects.filter((x) => x.violated).map((x) => x.rule)),
 ];
 

@@ -34,6 +34,26 @@ const majority = <T>(items: readonly T[]): T | undefined => {
   return [...counts.values()].sort((a, b) => b[1] - a[1])[0]?.[0];
 };
 
+const erase = (text: string, names: readonly string[]) => names.reduce((t, n) => t.split(`{{${n}}}`).join(''), text);
+
+/**
+ * A text of placeholders that reads as the answers' own (`{{path}}{{query}}` is `{{path}}` where there was no query):
+ * of the answers' texts, the one most answers show once their empty placeholders are taken out (more than half of
+ * them; a target that echoes a value on some paths only is still read by its rule), then the one with most
+ * placeholders.
+ */
+function placeholdersFit(leaves: readonly Leaf[]): string | undefined {
+  const texts = leaves.map((l) => l.v);
+  if (!texts.every((v): v is string => typeof v === 'string') || new Set(texts).size < 2) return undefined;
+  const fits = (t: string) =>
+    leaves.filter((l) => erase(t, l.empty ?? []) === erase(l.v as string, l.empty ?? [])).length;
+  const count = (t: string) => t.split('{{').length;
+  const ranked = [...new Set(texts.filter((t) => t.includes('{{')))]
+    .map((t) => ({ t, n: fits(t) }))
+    .sort((a, b) => b.n - a.n || count(b.t) - count(a.t));
+  return ranked[0] && ranked[0].n * 2 > leaves.length ? ranked[0].t : undefined;
+}
+
 /** The skeletons of several answers merged into one template. */
 export function merge(skeletons: readonly Skeleton[], fallback: Fallback): Template {
   const kind = majority(skeletons.map((s) => s.t));
@@ -43,7 +63,13 @@ export function merge(skeletons: readonly Skeleton[], fallback: Fallback): Templ
     const names = [...new Set(objs.flatMap((o) => Object.keys(o.fields)))];
     const kept = names.filter((n) => objs.filter((o) => n in o.fields).length * 2 > objs.length);
     return Object.fromEntries(
-      kept.map((n) => [n, merge(objs.flatMap((o) => (o.fields[n] ? [o.fields[n]] : [])), fallback)]),
+      kept.map((n) => [
+        n,
+        merge(
+          objs.flatMap((o) => (o.fields[n] ? [o.fields[n]] : [])),
+          fallback,
+        ),
+      ]),
     );
   }
   if (kind === 'list') {
@@ -51,6 +77,8 @@ export function merge(skeletons: readonly Skeleton[], fallback: Fallback): Templ
     return items.length ? [merge(items, fallback)] : [];
   }
   const leaves = same as Leaf[];
+  const written = placeholdersFit(leaves);
+  if (written !== undefined) return written;
   const could = leaves.reduce<string[] | undefined>(
     (acc, l) => (acc === undefined ? [...(l.could ?? [])] : acc.filter((x) => l.could?.includes(x))),
     undefined,
@@ -66,7 +94,15 @@ function mergeHeaders(shapes: readonly AnswerShape[], except: ReadonlySet<string
     (n) => !except.has(n) && shapes.every((s) => n in s.headers),
   );
   return Object.fromEntries(
-    names.map((n) => [n, String(merge(shapes.map((s) => s.headers[n] as Skeleton), headerFallback))]),
+    names.map((n) => [
+      n,
+      String(
+        merge(
+          shapes.map((s) => s.headers[n] as Skeleton),
+          headerFallback,
+        ),
+      ),
+    ]),
   );
 }
 
@@ -142,7 +178,9 @@ function modeOf(test: Template, live: Template, modes: Modes): Template {
   }
   if (test && live && typeof test === 'object' && typeof live === 'object' && !Array.isArray(test)) {
     const l = live as Record<string, Template>;
-    return Object.fromEntries(Object.entries(test).map(([k, v]) => [k, k in l ? modeOf(v, l[k] as Template, modes) : v]));
+    return Object.fromEntries(
+      Object.entries(test).map(([k, v]) => [k, k in l ? modeOf(v, l[k] as Template, modes) : v]),
+    );
   }
   if (test !== live && typeof test !== 'object' && typeof test === typeof live) {
     const n = name();
@@ -173,9 +211,13 @@ function statusShape(pairs: readonly Pair[]): Shapes['status'] {
 function envelopeShape(pairs: readonly Pair[]): Shapes['envelope'] {
   const lists = pairs.filter((p) => p.a.shape.kind === 'list' && p.a.shape.body?.t === 'obj');
   const extra = (f: Features | undefined) =>
-    Object.keys(f ?? {}).filter((k) => k.startsWith('envelope ')).map((k) => k.slice(9));
+    Object.keys(f ?? {})
+      .filter((k) => k.startsWith('envelope '))
+      .map((k) => k.slice(9));
   const names = [...new Set(lists.flatMap((p) => extra(p.a.features)))].filter(
-    (n) => lists.filter((p) => extra(p.a.features).includes(n)).length * 2 > lists.length && !lists.some((p) => extra(p.m?.features).includes(n)),
+    (n) =>
+      lists.filter((p) => extra(p.a.features).includes(n)).length * 2 > lists.length &&
+      !lists.some((p) => extra(p.m?.features).includes(n)),
   );
   if (names.length === 0) return undefined;
   const field = (n: string) =>
@@ -199,7 +241,10 @@ function everyHeaders(pairs: readonly Pair[]): Record<string, string> {
  * The reference's names for the mock's payment statuses it does not know: its own statuses the mock lacks, most
  * frequent first, given to the mock's it lacks, in the mock's order (most frequent first).
  */
-export function statusNames(reference: Readonly<Record<string, number>>, mine: readonly string[]): Record<string, string> {
+export function statusNames(
+  reference: Readonly<Record<string, number>>,
+  mine: readonly string[],
+): Record<string, string> {
   const theirs = Object.entries(reference)
     .filter(([s]) => !mine.includes(s))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -13,8 +13,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Collection } from '../core/model/collection.ts';
-import { ConfigError } from '../core/run/config.ts';
 import { loadCollections } from '../core/run/collections.ts';
+import { ConfigError } from '../core/run/config.ts';
 import { CalibrationError, readCalibration } from '../mock/index.ts';
 import { calibrate } from './calibrate.ts';
 import { buildCases } from './cases.ts';
@@ -58,7 +58,12 @@ class Usage extends Error {}
 
 /** The options, checked; a usage error throws Usage. */
 function options(argv: string[]) {
-  const { values: v, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS, strict: true });
+  const { values: v, positionals: files } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: OPTIONS,
+    strict: true,
+  });
   const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
   const dir = resolve(v.reports?.trim() || v.out?.trim() || process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
   const o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), dir };
@@ -121,7 +126,8 @@ export async function main(argv: string[], io: Io = { out: console.log, err: con
     }
     if (o.check !== undefined) {
       const record = readCalibration(o.check);
-      if (!isRecord(record)) throw new CalibrationError(`${o.check} has no record of what was measured (write it with --calibrate)`);
+      if (!isRecord(record))
+        throw new CalibrationError(`${o.check} has no record of what was measured (write it with --calibrate)`);
       const [a] = loadSides(files);
       return await check(record, o.check, a as Side, o.dir, io);
     }

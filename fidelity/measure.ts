@@ -40,7 +40,16 @@ const MEASUREMENT_VERSION = 1;
 /** What decides the reference's answers: where it is, its keys (hashed), merchants, the seed, runs, collections. */
 export function measurementKey(a: Side, seed: number, runs: number, collections: readonly Collection[]): string {
   const t = a.target;
-  const what = JSON.stringify([MEASUREMENT_VERSION, t.baseURL, t.keys, t.merchants, t.defaultLimit, seed, runs, collections]);
+  const what = JSON.stringify([
+    MEASUREMENT_VERSION,
+    t.baseURL,
+    t.keys,
+    t.merchants,
+    t.defaultLimit,
+    seed,
+    runs,
+    collections,
+  ]);
   return createHash('sha256').update(what).digest('hex').slice(0, 16);
 }
 

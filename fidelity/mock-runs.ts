@@ -26,7 +26,9 @@ export interface MockRun {
 
 /** A choice without the values that are the defaults anyway. */
 export const ownValues = (choice: Choice): Choice =>
-  Object.fromEntries(Object.entries(choice).filter(([k, v]) => VARIANT_DEFAULTS[k as keyof typeof VARIANT_DEFAULTS] !== v));
+  Object.fromEntries(
+    Object.entries(choice).filter(([k, v]) => VARIANT_DEFAULTS[k as keyof typeof VARIANT_DEFAULTS] !== v),
+  );
 
 /** `name=value,…` of a choice's own values, or `defaults`. */
 export const describeChoice = (choice: Choice): string =>
@@ -79,8 +81,8 @@ export async function withMock<T>(
 const made = new Map<string, Promise<MockRun>>();
 const caseKeys = new WeakMap<readonly Case[], string>();
 function casesKey(cases: readonly Case[]): string {
-  let key = caseKeys.get(cases);
-  if (!key) caseKeys.set(cases, (key = createHash('sha256').update(JSON.stringify(cases)).digest('hex')));
+  const key = caseKeys.get(cases) ?? createHash('sha256').update(JSON.stringify(cases)).digest('hex');
+  caseKeys.set(cases, key);
   return key;
 }
 const MADE_AT_MOST = 400;
@@ -91,7 +93,13 @@ export function runMock(
   choice: Choice,
   opts: { shapes?: Shapes; collections: Map<string, Collection>; learn?: Side['learn'] },
 ): Promise<MockRun> {
-  const what = JSON.stringify([casesKey(cases), ownValues(choice), opts.shapes ?? {}, [...opts.collections], opts.learn]);
+  const what = JSON.stringify([
+    casesKey(cases),
+    ownValues(choice),
+    opts.shapes ?? {},
+    [...opts.collections],
+    opts.learn,
+  ]);
   const key = createHash('sha256').update(what).digest('hex');
   let run = made.get(key);
   if (!run) {

@@ -12,7 +12,7 @@ import { xml } from '../reporters/junit.ts';
 import { differencesLine, type Result, ruleTable, summaryLine, table } from './compare.ts';
 import { fidelityHtml, type SideShown } from './html.ts';
 
-export const FIDELITY_FILES = {
+const FIDELITY_FILES = {
   md: 'fidelity.md',
   json: 'fidelity.json',
   html: 'fidelity.html',
@@ -42,9 +42,7 @@ function ruleRows(results: readonly Result[]): string[][] {
 /** The console's text: the targets, the rule table, what the differences are (the caller adds where the reports went
  * and ends with the summary line). */
 export function consoleText(run: FidelityRun): string {
-  return redact(
-    [...run.sides.map(targetLine), table(ruleRows(run.results)), differencesLine(run.results)].join('\n'),
-  );
+  return redact([...run.sides.map(targetLine), table(ruleRows(run.results)), differencesLine(run.results)].join('\n'));
 }
 
 function markdown(run: FidelityRun): string {
@@ -78,7 +76,7 @@ function markdown(run: FidelityRun): string {
 }
 
 /** One test case per case compared or skipped: a difference is a failure typed by what it is. */
-export function junit(run: FidelityRun): string {
+function junit(run: FidelityRun): string {
   const targets = run.sides.map(targetLine).join('; ');
   const cases = run.results.map((r) => {
     const name = `${r.case.id} ${r.case.label}`;
@@ -119,7 +117,14 @@ export function writeReports(dir: string, run: FidelityRun): string[] {
     ...run.extra,
     results: run.results,
   };
-  const page = { seed: run.seed, runs: run.runs, sides: run.sides, summary, differences, rules: ruleTable(run.results) };
+  const page = {
+    seed: run.seed,
+    runs: run.runs,
+    sides: run.sides,
+    summary,
+    differences,
+    rules: ruleTable(run.results),
+  };
   const files: Array<[string, string]> = [
     [FIDELITY_FILES.html, fidelityHtml({ ...page, results: run.results, sections: run.sections })],
     [FIDELITY_FILES.md, redact(markdown(run))],

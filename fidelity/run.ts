@@ -8,7 +8,7 @@ import { MAX_LIMIT, readEnvelope, sandboxListing } from '../core/model/listing.t
 import { statusOf } from '../core/model/result-set.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { Case, CollectionCases } from './cases.ts';
-import { ask, type Answer, type Side } from './targets.ts';
+import { type Answer, ask, type Side } from './targets.ts';
 
 /** What the first pages showed, over every target: statuses, and each collection's filter values by field. */
 export interface Seen {
@@ -45,7 +45,8 @@ async function firstPagesOf(s: Side, seen: { statuses: Set<string>; values: Map<
     for (const f of collection.filters) {
       const values = fields.get(f.field) ?? new Set<string>();
       fields.set(f.field, values);
-      const shown = f.values === 'learn' ? (page?.data ?? []).map((r) => (r as Record<string, unknown>)[f.field]) : f.values;
+      const shown =
+        f.values === 'learn' ? (page?.data ?? []).map((r) => (r as Record<string, unknown>)[f.field]) : f.values;
       for (const v of shown) if (typeof v === 'string' && v !== '') values.add(v);
     }
   }
@@ -63,7 +64,10 @@ export async function firstPages(sides: readonly Side[], err: (line: string) => 
     }
   }
   const values = Object.fromEntries(
-    [...seen.values].map(([name, fields]) => [name, Object.fromEntries([...fields].map(([f, v]) => [f, [...v].sort()]))]),
+    [...seen.values].map(([name, fields]) => [
+      name,
+      Object.fromEntries([...fields].map(([f, v]) => [f, [...v].sort()])),
+    ]),
   );
   return { statuses: [...seen.statuses].sort(), values };
 }

@@ -15,7 +15,7 @@ import { type Choice, type MockRun, runMock } from './mock-runs.ts';
 import type { Answer } from './targets.ts';
 
 /** Axes a calibration leaves as they are, and why. */
-export const KEPT_AXES: Readonly<Record<string, string>> = {
+const KEPT_AXES: Readonly<Record<string, string>> = {
   data: 'the mock answers with data of its own',
 };
 

@@ -10,7 +10,7 @@ import { REDACTED, redact } from '../core/model/secrets.ts';
 
 /** A leaf: its value as seen (scrubbed), the placeholders it could stand for, and whether it must never be written. */
 export type Skeleton =
-  | { t: 'leaf'; v: string | number | boolean | null; could?: string[]; secret?: true }
+  | { t: 'leaf'; v: string | number | boolean | null; could?: string[]; secret?: true; empty?: string[] }
   | { t: 'list'; items: Skeleton[] }
   | { t: 'obj'; fields: Record<string, Skeleton> };
 
@@ -39,8 +39,9 @@ export interface Scrub {
   merchantIds: readonly string[];
   /** Integer record ids the target showed: a number equal to one is never written. */
   numbers: ReadonlySet<number>;
-  /** The presented key's last four characters (a refusal may echo them). */
+  /** The presented key's last four characters and its mode prefix (a refusal may echo them). */
   last4?: string;
+  prefix?: string;
   /** A page's values (pageValues of mock/shapes.ts), for the envelope's extra fields. */
   page?: Record<string, unknown>;
 }
@@ -63,20 +64,24 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A token that reads like an id: long, letters and digits mixed, no spaces. */
 const TOKEN = /^(?=[^\s]*\d)(?=[^\s]*[a-z])[\w-]{16,}$/i;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A text as a regular expression that matches it literally. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const replaceAll = (s: string, find: string, by: string) =>
-  find === '' ? s : s.replace(new RegExp(escape(find), 'g'), () => by);
+  find === '' ? s : s.replace(new RegExp(escapeRegExp(find), 'g'), () => by);
 
 /** A string of the answer with the target's own values taken out. */
-export function scrubText(raw: string, s: Scrub): string {
+function scrubText(raw: string, s: Scrub): string {
   let v = raw;
   // The key's mode prefix and last four behind a mask (`sk_test_…a1b2`, `****a1b2`): what a refusal may echo.
   if (s.last4) {
-    const masked = new RegExp(`(sk_(?:test|live)_)?([*•…xX.]+\\s*)${escape(s.last4)}\\b`, 'g');
-    v = v.replace(masked, (_, prefix: string | undefined, mask: string) => `${prefix ? '{{keyPrefix}}' : ''}${mask}{{keyLast4}}`);
+    const masked = new RegExp(`(sk_(?:test|live)_)?([*•…xX.]+\\s*)${escapeRegExp(s.last4)}\\b`, 'g');
+    v = v.replace(
+      masked,
+      (_, prefix: string | undefined, mask: string) => `${prefix ? '{{keyPrefix}}' : ''}${mask}{{keyLast4}}`,
+    );
     if (v === s.last4) v = '{{keyLast4}}';
   }
-  v = redact(v).replace(new RegExp(escape(REDACTED), 'g'), '{{keyPrefix}}…{{keyLast4}}');
+  v = redact(v).replace(new RegExp(escapeRegExp(REDACTED), 'g'), '{{keyPrefix}}…{{keyLast4}}');
   const query = s.search ? `?${s.search}` : '';
   const decoded = safeDecode(s.path);
   for (const p of [...new Set([s.path, decoded])]) {
@@ -112,6 +117,19 @@ function wholeValue(v: string, s: Scrub): string {
   return v;
 }
 
+/**
+ * The placeholders with no value for this request (no query, no merchant in the path, no key's last four or prefix):
+ * a template that names them reads here as if they were not there.
+ */
+function emptyIn(s: Scrub): string[] {
+  return [
+    ...(s.search ? [] : ['query']),
+    ...(s.path.includes('/merchant/') && s.path !== '/merchant/status' ? [] : ['merchantId']),
+    ...(s.last4 ? [] : ['keyLast4']),
+    ...(s.prefix ? [] : ['keyPrefix']),
+  ];
+}
+
 /** What a number of the answer could be: its status, a page's value, a time; a record id of the target's is secret. */
 function numberLeaf(n: number, s: Scrub): Skeleton {
   const could = [
@@ -141,7 +159,11 @@ export function skeletonOf(json: unknown, s: Scrub): Skeleton {
       .map(([name]) => `{{${name}}}`);
     return { t: 'leaf', v: json, ...(could.length ? { could } : {}) };
   }
-  if (typeof json === 'string') return { t: 'leaf', v: scrubText(json, s) };
+  if (typeof json === 'string') {
+    const v = scrubText(json, s);
+    const empty = emptyIn(s);
+    return { t: 'leaf', v, ...(v.includes('{{') || empty.length ? { empty } : {}) };
+  }
   return { t: 'leaf', v: null };
 }
 

@@ -58,7 +58,17 @@ export function sideOf(name: string, file: string, env: Record<string, string>):
   const target = resolveTarget({ ...env, CONFORMANCE_ALLOW_LIVE: process.env.CONFORMANCE_ALLOW_LIVE }, NO_BUNDLED_MOCK);
   const ids = { strings: new Set<string>(), numbers: new Set<number>() };
   const statuses = new Map<string, number>();
-  return { name, file, env, target, api: new ApiClient(target), totals: new Map(), collections: new Map(), ids, statuses };
+  return {
+    name,
+    file,
+    env,
+    target,
+    api: new ApiClient(target),
+    totals: new Map(),
+    collections: new Map(),
+    ids,
+    statuses,
+  };
 }
 
 /** The env files, named A, B, …; a file unreadable or refused throws ConfigError naming it (never a value). */
@@ -88,8 +98,8 @@ type Request = {
 const spellings = new Map<string, ReturnType<typeof spellingsOf>>();
 function spellingsOfId(id: string, others: string[]) {
   const key = JSON.stringify([id, others]);
-  let found = spellings.get(key);
-  if (!found) spellings.set(key, (found = spellingsOf(id, others)));
+  const found = spellings.get(key) ?? spellingsOf(id, others);
+  spellings.set(key, found);
   return found;
 }
 
@@ -105,7 +115,10 @@ function requestOf(s: Side, c: Case): Request | string {
     return { method: a.method ?? 'GET', path, query: requestQuery(a.query), auth: authOf(a), headers, collection };
   }
   if (c.other?.kind === 'unknown-path') {
-    const path = c.other.path === 'status sibling' ? `${STATUS_PATH}es` : paymentsPath(t.merchants.sandbox).replace('/n1/', '/n2/');
+    const path =
+      c.other.path === 'status sibling'
+        ? `${STATUS_PATH}es`
+        : paymentsPath(t.merchants.sandbox).replace('/n1/', '/n2/');
     return { method: 'GET', path, query: [], auth: c.other.key ? asKey('test') : NO_AUTH };
   }
   if (c.other?.kind === 'spelling') {
@@ -117,7 +130,9 @@ function requestOf(s: Side, c: Case): Request | string {
   }
   const total = s.totals.get(c.collection ?? '') ?? 0;
   const offset = c.window?.offset && place(c.window.offset, total);
-  const path = collection ? listingPath({ collection, merchant: t.merchants.sandbox }) : paymentsPath(t.merchants.sandbox);
+  const path = collection
+    ? listingPath({ collection, merchant: t.merchants.sandbox })
+    : paymentsPath(t.merchants.sandbox);
   const query = c.pairs ?? requestQuery({ ...c.window, offset });
   return { method: 'GET', path, query, auth: asKey('test'), offset, collection };
 }
@@ -125,8 +140,11 @@ function requestOf(s: Side, c: Case): Request | string {
 /** What a learned shape must leave out of this answer: the target's own ids, path, key's last four, page values. */
 function scrubOf(s: Side, r: Request, e: Exchange): Scrub {
   const t = s.target;
-  const merchantIds = [...Object.values(t.merchants), ...(r.path.includes('/merchant/') ? [decodedMerchant(r.path)] : [])];
-  const key = r.auth.kind === 'key' ? t.keys[r.auth.slot] : undefined;
+  const merchantIds = [
+    ...Object.values(t.merchants),
+    ...(r.path.includes('/merchant/') ? [decodedMerchant(r.path)] : []),
+  ];
+  const presented = presentedOf(t, r.auth);
   const search = e.url.includes('?') ? e.url.slice(e.url.indexOf('?') + 1) : '';
   return {
     status: e.status,
@@ -137,8 +155,24 @@ function scrubOf(s: Side, r: Request, e: Exchange): Scrub {
     merchantIds: merchantIds.filter((m): m is string => !!m && m.length >= 3),
     ids: [...s.ids.strings],
     numbers: s.ids.numbers,
-    ...(key ? { last4: key.slice(-4) } : {}),
+    ...(presented && presented.length > 8 ? { last4: presented.slice(-4) } : {}),
+    ...(/^sk_(?:test|live)_/.test(presented ?? '') ? { prefix: presented?.slice(0, 8) } : {}),
   };
+}
+
+/** The credential a request presented (what a refusal may echo four characters of), as the header carries it. */
+function presentedOf(t: Target, auth: Exchange['auth']): string | undefined {
+  if (auth.kind === 'literal')
+    return (
+      auth.header
+        .trim()
+        .split(/[ \t]+/)
+        .slice(1)
+        .join(' ') || auth.header.trim()
+    );
+  if (auth.kind !== 'key') return undefined;
+  const key = t.keys[auth.slot];
+  return key && auth.mutation ? auth.mutation.apply(key) : key;
 }
 
 const decodedMerchant = (path: string) => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorShape, Shapes } from './shapes.ts';
 import { resolveVariants, VariantError } from './variants.ts';
 
-export const CALIBRATION_FORMAT = 'payment-api-mock-calibration';
+const CALIBRATION_FORMAT = 'payment-api-mock-calibration';
 
 export interface Calibration {
   format: typeof CALIBRATION_FORMAT;
@@ -22,7 +22,8 @@ export class CalibrationError extends Error {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown) => v === undefined || (isObject(v) && Object.values(v).every((x) => typeof x === 'string'));
+const isStrings = (v: unknown) =>
+  v === undefined || (isObject(v) && Object.values(v).every((x) => typeof x === 'string'));
 
 /** What is wrong with the shapes part, if anything. */
 function shapeProblems(shapes: unknown): string[] {
@@ -40,7 +41,8 @@ function shapeProblems(shapes: unknown): string[] {
   for (const [i, e] of (Array.isArray(errors) ? errors : []).entries()) {
     body(`shapes.errors[${i}]`, e);
     const { status, kinds } = (isObject(e) ? e : {}) as ErrorShape;
-    if (status !== undefined && !Number.isInteger(status)) problems.push(`shapes.errors[${i}].status is not an integer`);
+    if (status !== undefined && !Number.isInteger(status))
+      problems.push(`shapes.errors[${i}].status is not an integer`);
     if (kinds !== undefined && !(Array.isArray(kinds) && kinds.every((k) => typeof k === 'string')))
       problems.push(`shapes.errors[${i}].kinds is not a list of names`);
   }
@@ -71,7 +73,11 @@ export function parseCalibration(text: string, source = 'the calibration'): Cali
     problems.push(error.message);
   }
   if (problems.length) throw new CalibrationError(`${source}: ${problems.join('; ')}`);
-  return { ...(json as unknown as Calibration), variants: json.variants ?? {}, shapes: json.shapes ?? {} } as Calibration;
+  return {
+    ...(json as unknown as Calibration),
+    variants: json.variants ?? {},
+    shapes: json.shapes ?? {},
+  } as Calibration;
 }
 
 /** A calibration file read from disk; throws CalibrationError (unreadable, not one, invalid). */

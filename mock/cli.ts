@@ -77,8 +77,13 @@ const processIo: CliIo = {
 
 class UsageError extends Error {}
 
-/** A calibration's variants as `--variant` arguments (the flags given after them win). */
-const calibrated = (c: Calibration | undefined) => Object.entries(c?.variants ?? {}).map(([n, v]) => `${n}=${v}`);
+/** The calibration read (`--calibration FILE`) and the variants in force: its own, then the flags' (which win). */
+function chosenVariants(file: string | undefined, flags: readonly string[] = []) {
+  const calibration = file === undefined ? undefined : readCalibration(file);
+  const variants = [...Object.entries(calibration?.variants ?? {}).map(([n, v]) => `${n}=${v}`), ...flags];
+  resolveVariants(variants);
+  return { calibration, variants };
+}
 
 /** What a calibration's shapes reshape, in words. */
 function shapesSummary(c: Calibration | undefined): string {
@@ -132,7 +137,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let grow: number | undefined;
   let rateLimit: number | undefined;
   let latencyMs: number | undefined;
-  let calibration: Calibration | undefined;
+  let chosen: ReturnType<typeof chosenVariants>;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
     port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
@@ -142,8 +147,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     latencyMs = integer('latency', values.latency, 0, 60_000);
     if (values['port-file'] !== undefined && !values['port-file'].trim())
       throw new UsageError('--port-file needs a file name');
-    calibration = values.calibration === undefined ? undefined : readCalibration(values.calibration);
-    resolveVariants([...calibrated(calibration), ...(values.variant ?? [])]);
+    chosen = chosenVariants(values.calibration, values.variant);
     faultsByCollection(values.fault ?? []);
   } catch (err) {
     io.err(`mock: ${err instanceof Error ? err.message : String(err)} (see --help)`);
@@ -162,8 +166,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       port,
       host: values.host,
       seed,
-      variants: [...calibrated(calibration), ...(values.variant ?? [])],
-      shapes: calibration?.shapes,
+      variants: chosen.variants,
+      shapes: chosen.calibration?.shapes,
       faults: values.fault,
       tls: values.tls,
       grow: grow === undefined ? undefined : { every: grow },
@@ -187,7 +191,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(`Mock payment API listening on ${mock.url}`);
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
     io.out(`# variants: ${describeVariants(mock.variants)}`);
-    if (values.calibration) io.out(`# calibration: ${values.calibration} (${shapesSummary(calibration)})`);
+    if (values.calibration) io.out(`# calibration: ${values.calibration} (${shapesSummary(chosen.calibration)})`);
     io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
     if (grow !== undefined) {
       io.out(

@@ -24,7 +24,7 @@ export { failureKind } from './errors.ts';
 export { FaultError } from './faults/index.ts';
 export { IDENTITY } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
-export type { BodyShape, ErrorShape, Shapes, Template, Values } from './shapes.ts';
+export type { ErrorShape, Shapes, Template, Values } from './shapes.ts';
 export {
   describeVariants,
   resolveVariants,

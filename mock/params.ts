@@ -113,7 +113,8 @@ const INT32_MAX = 2 ** 31 - 1;
  * as large as it is), or only the canonical form of a 32-bit integer (strict: no leading zero, at most 2^31-1).
  */
 function integerOf(raw: string, s: QuerySettings): number {
-  if (s.integers === 'strict') return /^(0|[1-9]\d{0,9})$/.test(raw) && Number(raw) <= INT32_MAX ? Number(raw) : Number.NaN;
+  if (s.integers === 'strict')
+    return /^(0|[1-9]\d{0,9})$/.test(raw) && Number(raw) <= INT32_MAX ? Number(raw) : Number.NaN;
   return DIGITS.test(raw) ? Number(raw) : Number.NaN;
 }
 

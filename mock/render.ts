@@ -11,13 +11,13 @@ import { listSegment } from './routes.ts';
 import {
   errorShape,
   errorValues,
+  fill,
   headersOf,
   pageValues,
   type RequestEcho,
   render as renderShape,
   requestValues,
   type Shapes,
-  fill,
 } from './shapes.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
@@ -87,6 +87,43 @@ function shapedFailure(shapes: Shapes | undefined, failure: Failure, echo: Reque
   return { ...renderShape(shape, values), headers: headersOf(shape.headers, values) };
 }
 
+/** The envelope's extra fields a calibration learned (shapes.ts), filled with the page's own values. */
+function learnedFields(
+  body: Record<string, unknown>,
+  fields: NonNullable<Shapes['envelope']>,
+  e: RequestEcho,
+  n: number,
+) {
+  const { offset, limit, total } = body as { offset: number; limit: number; total: number };
+  const values = { ...requestValues(e), ...pageValues({ offset, limit, total }, n) };
+  for (const [field, t] of Object.entries(fields)) if (!(field in body)) body[field] = fill(t, values);
+}
+
+/** The status endpoint's body in a learned shape: its mode spelt as the calibration learned it. */
+function shapedStatus(shapes: Shapes, mode: Mode, e: RequestEcho) {
+  const status = shapes.status as NonNullable<Shapes['status']>;
+  const spelt = status.modes?.[mode] ?? { mode: mode === 'live' ? 'live' : 'sandbox' };
+  return renderShape(status, { ...requestValues(e), ...spelt });
+}
+
+/** A reply's status, body and media type, and the headers a learned shape adds. */
+type Built = { status: number; body: string; type?: string; headers?: Record<string, string> };
+
+/** Headers besides the body's: Allow, a fault's, the variants' (CORS, a request id), a calibration's learned ones. */
+function extraHeaders(v: Variants, shapes: Shapes | undefined, decision: Decision, built: Built, echo: RequestEcho) {
+  const headers: Record<string, string | number> = {};
+  if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
+  const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
+  if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
+  if (decision.kind === 'methods') Object.assign(headers, decision.headers);
+  // CORS middleware (options=cors) marks every answer, not only the pre-flight's.
+  if (v.options === 'cors') Object.assign(headers, CORS_ORIGIN);
+  if (v.extras === 'on') headers['X-Request-Id'] = `req_${echo.requestNo.toString(36).padStart(8, '0')}`;
+  // Learned headers (shapes.ts): those of every answer, then a refusal's own.
+  if (shapes?.headers) Object.assign(headers, headersOf(shapes.headers, requestValues(echo)));
+  return Object.assign(headers, built.headers);
+}
+
 export function createRenderer(
   variants: Variants,
   board: Board<RenderHooks>,
@@ -95,11 +132,7 @@ export function createRenderer(
 ) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (
-    decision: Decision,
-    facts: RequestFacts,
-    requestNo: number,
-  ): { status: number; body: string; type?: string; headers?: Record<string, string> } => {
+  const bodyOf = (decision: Decision, facts: RequestFacts, requestNo: number): Built => {
     switch (decision.kind) {
       case 'list': {
         const { data, echo } = decision.page;
@@ -115,10 +148,7 @@ export function createRenderer(
           body.page = echo.limit > 0 ? Math.floor(echo.offset / echo.limit) + 1 : 1;
           body.hasMore = echo.offset + data.length < echo.total;
         }
-        if (shapes?.envelope) {
-          const values = { ...requestValues(echoOf(facts, requestNo)), ...pageValues(echo, data.length) };
-          for (const [field, t] of Object.entries(shapes.envelope)) if (!(field in body)) body[field] = fill(t, values);
-        }
+        if (shapes?.envelope) learnedFields(body, shapes.envelope, echoOf(facts, requestNo), data.length);
         for (const rewrite of board.body) rewrite(body, facts);
         const text = JSON.stringify(body).replace(DATA_MARK_JSON, () => `[${data.map(rowJson).join(',')}]`);
         return { status: 200, body: text, type: JSON_TYPE };
@@ -127,11 +157,7 @@ export function createRenderer(
         const mode = decision.mode === 'live' ? 'live' : 'sandbox';
         // The variant status-endpoint: no body (204), or one line of text; neither is a body a fault rewrites.
         if (variants['status-endpoint'] === '204') return { status: 204, body: '', type: undefined };
-        if (shapes?.status) {
-          const spelt = shapes.status.modes?.[decision.mode] ?? { mode };
-          const shaped = renderShape(shapes.status, { ...requestValues(echoOf(facts, requestNo)), ...spelt });
-          return { status: 200, ...shaped };
-        }
+        if (shapes?.status) return { status: 200, ...shapedStatus(shapes, decision.mode, echoOf(facts, requestNo)) };
         if (variants['status-endpoint'] === 'text') {
           return { status: 200, body: `${MESSAGES.keyAccepted} (${mode} mode)\n`, type: TEXT_TYPE };
         }
@@ -164,16 +190,7 @@ export function createRenderer(
       type === undefined
         ? { 'Cache-Control': 'no-store' }
         : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
-    if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
-    const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
-    if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
-    if (decision.kind === 'methods') Object.assign(headers, decision.headers);
-    // CORS middleware (options=cors) marks every answer, not only the pre-flight's.
-    if (variants.options === 'cors') Object.assign(headers, CORS_ORIGIN);
-    if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
-    // Learned headers (shapes.ts): those of every answer, then a refusal's own.
-    if (shapes?.headers) Object.assign(headers, headersOf(shapes.headers, requestValues(echoOf(facts, requestNo))));
-    if (built.headers) Object.assign(headers, built.headers);
+    Object.assign(headers, extraHeaders(variants, shapes, decision, built, echoOf(facts, requestNo)));
     for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };
   };

@@ -77,7 +77,8 @@ export function headersOf(templates: Record<string, string> | undefined, values:
 /** The first error shape for a status and kind. */
 export function errorShape(shapes: Shapes, status: number, kind: string | undefined): ErrorShape | undefined {
   return shapes.errors?.find(
-    (s) => (s.status === undefined || s.status === status) && (!s.kinds || (kind !== undefined && s.kinds.includes(kind))),
+    (s) =>
+      (s.status === undefined || s.status === status) && (!s.kinds || (kind !== undefined && s.kinds.includes(kind))),
   );
 }
 

@@ -150,7 +150,11 @@ function inserted(
   return Object.freeze([...list.slice(0, low), row, ...list.slice(low)]);
 }
 
-export function buildStore(dataset: Dataset, variants: Variants, statusNames: Readonly<Record<string, string>> = {}): Store {
+export function buildStore(
+  dataset: Dataset,
+  variants: Variants,
+  statusNames: Readonly<Record<string, string>> = {},
+): Store {
   const rows = rowMaker(variants, statusNames);
   for (const p of [...dataset.listings.values()].flat().sort(byCreated)) rows.add(p);
   const compares = comparesOf(variants, rows.integerIds);

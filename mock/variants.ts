@@ -29,13 +29,6 @@ export const VARIANT_DIMENSIONS = [
     gap: '§7 "Behavior for invalid pagination parameters: not shown"; error body shape not shown',
   },
   {
-    name: 'integers',
-    values: ['safe', 'strict'],
-    description:
-      'offset and limit as integers: safe = any string of digits (up to 2^53-1; a longer limit is over the cap); strict = only the canonical form of a 32-bit integer (no leading zero, at most 2147483647), anything else invalid (variant invalid)',
-    gap: '§4.2 types offset and limit as integers without a syntax or a range; reading: an invalid value gets a 4xx, or a 200 whose envelope holds',
-  },
-  {
     name: 'unknown-status',
     values: ['empty', 'reject'],
     description:
@@ -48,6 +41,13 @@ export const VARIANT_DIMENSIONS = [
     description:
       'sort other than amount/-amount: reject = 400 (422 with invalid=422); ignore = 200 in the unsorted order',
     gap: '§4.2 r6 sortable fields beyond amount not shown',
+  },
+  {
+    name: 'integers',
+    values: ['safe', 'strict'],
+    description:
+      'offset and limit as integers: safe = any string of digits (up to 2^53-1; a longer limit is over the cap); strict = only the canonical form of a 32-bit integer (no leading zero, at most 2147483647), anything else invalid (variant invalid)',
+    gap: '§4.2 types offset and limit as integers without a syntax or a range; reading: an invalid value gets a 4xx, or a 200 whose envelope holds',
   },
   {
     name: 'ties',

@@ -15,8 +15,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMock } from '../../mock/index.ts';
 import { main as fidelity } from '../../fidelity/main.ts';
+import { startMock } from '../../mock/index.ts';
 import { runSuite, type SuiteRun } from '../../scripts/run-suite.ts';
 import { ensureChromium, launchChromium, openFromDisk } from '../support/browser.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';
