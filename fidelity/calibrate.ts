@@ -155,7 +155,13 @@ export async function calibrate(a: Side, o: CalibrateOptions, io: Io): Promise<n
   const merchantIds = [...Object.values(a.target.merchants), unknown].filter((x): x is string => !!x);
   writeCalibration(o.file, record, { merchantIds, recordIds: m.ids.strings });
   const sides = [
-    { name: 'A', file: a.file, baseURL: a.target.baseURL, total: m.totals[''] ?? 0, sent: measured.sentNow },
+    {
+      name: 'A',
+      file: `${a.file}${measured.sentNow ? '' : ' (measured earlier: no request sent now)'}`,
+      baseURL: a.target.baseURL,
+      total: m.totals[''] ?? 0,
+      sent: m.sent,
+    },
     { name: 'B', file: 'the bundled mock, calibrated', baseURL: 'in-process', total: final.total, sent: final.sent },
   ];
   const runs = found.evaluations + (final === found.best ? 1 : 2);
