@@ -11,7 +11,7 @@
  * does not answer; 2 bad usage, a bad env file, calibration file or collections file.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandArgs } from '../commands/options.ts';
 import type { Collection } from '../core/model/collection.ts';
 import { loadCollections } from '../core/run/collections.ts';
 import { ConfigError } from '../core/run/config.ts';
@@ -51,19 +51,15 @@ const OPTIONS = {
   'write-calibration': { type: 'string' },
   collections: { type: 'string' },
   remeasure: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 class Usage extends Error {}
 
-/** The options, checked; a usage error throws Usage. */
+/** The options, checked; a usage error throws Usage; a number when the command ends here (--help, an unknown option). */
 function options(argv: string[]) {
-  const { values: v, positionals: files } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: OPTIONS,
-    strict: true,
-  });
+  const parsed = commandArgs('fidelity', argv, OPTIONS, USAGE, true);
+  if (typeof parsed === 'number') return parsed;
+  const { values: v, positionals: files } = parsed;
   const int = (raw = '', fallback: number) => (raw === '' ? fallback : /^\d+$/.test(raw) ? +raw : -1);
   const dir = resolve(v.reports?.trim() || v.out?.trim() || process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
   const o = { ...v, seed: int(v.seed, 1), runs: int(v.runs, 12), dir };
@@ -82,7 +78,9 @@ async function collectionsOf(file: string | undefined): Promise<Collection[]> {
 }
 
 /** A, B, …: every target asked every case it can be, each compared with A. */
-async function compareMode(sides: Side[], o: ReturnType<typeof options>['o'], io: Io): Promise<number> {
+type Options = Exclude<ReturnType<typeof options>, number>['o'];
+
+async function compareMode(sides: Side[], o: Options, io: Io): Promise<number> {
   const collections = await collectionsOf(o.collections);
   for (const s of sides) s.collections = new Map(collections.map((c) => [c.name, c]));
   const seen = await firstPages(sides, io.err);
@@ -113,11 +111,9 @@ async function compareMode(sides: Side[], o: ReturnType<typeof options>['o'], io
 
 export async function main(argv: string[], io: Io = { out: console.log, err: console.error }): Promise<number> {
   try {
-    const { o, files } = options(argv);
-    if (o.help) {
-      io.out(USAGE);
-      return 0;
-    }
+    const parsed = options(argv);
+    if (typeof parsed === 'number') return parsed;
+    const { o, files } = parsed;
     if (o.calibrate !== undefined) {
       const [a] = loadSides([o.calibrate]);
       const file = resolve(o['write-calibration']?.trim() || resolve(o.dir, 'calibration.json'));
@@ -135,8 +131,7 @@ export async function main(argv: string[], io: Io = { out: console.log, err: con
   } catch (error) {
     if (error instanceof ConfigError) io.err(`fidelity: ${error.problems.join('\n')}`);
     else if (error instanceof CalibrationError) io.err(`fidelity: ${error.message}`);
-    else if (error instanceof Usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
-      io.err(`fidelity: ${(error as Error).message}\n${USAGE}`);
+    else if (error instanceof Usage) io.err(`fidelity: ${error.message}\n${USAGE}`);
     else throw error;
     return 2;
   }
