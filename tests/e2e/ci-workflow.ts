@@ -227,7 +227,7 @@ export async function runCiWorkflow(): Promise<CiResult[]> {
       return file;
     });
     const quiet = { out: () => {}, err: () => {} };
-    const fidelityCode = await fidelity([...envFiles, '--out', fidelityOut, '--runs', '4'], quiet);
+    const fidelityCode = await fidelity([...envFiles, '--reports', fidelityOut, '--runs', '4'], quiet);
     const allure = await runSuite(cleanEnv(), { args: ['report', '--reports', other.dir] });
     const chromium = ensureChromium();
     if (!chromium.ok) {
