@@ -34,7 +34,7 @@ type Io = { out: (line: string) => void; err: (line: string) => void };
 /** How to start the mock from the calibration: the installed command's, or a clone's npm script. */
 function mockCommand(args: string): string {
   const installed = (process.env.CONFORMANCE_COMMAND ?? '').startsWith('npx ');
-  return `${installed ? 'npx payment-api-mock' : 'npm run mock --'} ${args}`;
+  return `${installed ? 'npx payment-api-mock' : 'npm run mock --'} ${args}`.trim();
 }
 
 /** A's measurement: kept from an earlier calibration, or taken now. */

@@ -122,7 +122,7 @@ describe('fidelity --calibrate: what A receives, what is written', () => {
     await b.stop();
   });
 
-  test('no more requests to A than one fidelity run, none when calibrated again, within 30 s', async () => {
+  test('no more requests to A than one fidelity run, none when calibrated again', async () => {
     const bFile = join(dir, 'b.env');
     writeFileSync(
       bFile,
@@ -133,9 +133,7 @@ describe('fidelity --calibrate: what A receives, what is written', () => {
     const start = a.requests();
     assert.equal(await main([a.file, bFile, '--reports', join(dir, 'plain')], quiet().io), 0);
     const fidelityRun = a.requests() - start;
-    const t0 = Date.now();
     const first = await calibrate(a.file, join(dir, 'twice'));
-    const seconds = (Date.now() - t0) / 1000;
     const calibration = a.requests() - start - fidelityRun;
     const again = await calibrate(a.file, join(dir, 'twice'));
     assert.equal(first.code, 0);
@@ -143,7 +141,6 @@ describe('fidelity --calibrate: what A receives, what is written', () => {
     assert.equal(a.requests() - start - fidelityRun - calibration, 0, 'the second calibration sent requests to A');
     assert.match(again.out, /measured earlier .*nothing sent to A now/);
     assert.deepEqual(again.record.variants, first.record.variants);
-    assert.ok(seconds < 30, `calibration took ${seconds} s`);
   });
 
   test('the calibration file holds no key, record id or merchant id of A (placeholders only)', async () => {
