@@ -78,17 +78,20 @@ export function gapsOf(
     r.differences.map((d) => {
       const mock = [...new Set(runs.map((m) => told(m.get(r.case.id), d.aspect)).filter((x): x is string => !!x))];
       const breaks = (r.breaks ?? []).find((b) => b.startsWith('A '));
+      const reference = told(ref.get(r.case.id), d.aspect) ?? d.a;
       return {
         case: `${r.case.id} ${r.case.label}`,
         rule: d.rule,
         aspect: d.aspect,
-        reference: told(ref.get(r.case.id), d.aspect) ?? d.a,
+        reference,
         mock: mock.sort(),
         why: breaks
           ? `${breaks}: the mock keeps to the rule`
-          : mock.length > 1
-            ? 'no setting of the mock answers so'
-            : 'the mock has no setting for this',
+          : mock.includes(reference)
+            ? 'the mock answers so only under a setting that answers more cases otherwise'
+            : mock.length > 1
+              ? 'no setting of the mock answers so'
+              : 'the mock has no setting for this',
       };
     }),
   );
