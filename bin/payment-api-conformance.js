@@ -94,7 +94,11 @@ const COMMANDS = {
   diff: 'what changed between two runs (rules newly failing or passing, evidence): diff A B [--markdown FILE]',
   report: 'the HTML reports of a run, each one file that opens from disk: report [--reports DIR]',
   rules: 'the rule catalogue: id, section, level, requirement [--json]',
+  fidelity:
+    'how faithfully a mock answers like a target, and the mock setting closest to it: fidelity A B…, --calibrate A, --check FILE A',
 };
+/** A command whose module is not commands/<name> (fidelity starts the bundled mock: a layer above commands/). */
+const COMMAND_MODULES = { fidelity: 'fidelity/main' };
 
 /**
  * How the user started the suite, as they would type it again: `npm run conformance --` (an npm script, in a clone or
@@ -159,7 +163,7 @@ async function suiteModule(path) {
 
 async function runCommand(name, args) {
   process.env.CONFORMANCE_COMMAND = commandForm();
-  const module = await suiteModule(`commands/${name}`);
+  const module = await suiteModule(COMMAND_MODULES[name] ?? `commands/${name}`);
   process.exit(await module.main(args));
 }
 

@@ -43,6 +43,10 @@ export const MESSAGES = {
 
 export type Message = (typeof MESSAGES)[keyof typeof MESSAGES];
 
+const KINDS = new Map<string, string>(Object.entries(MESSAGES).map(([kind, text]) => [text, kind]));
+/** The kind of a failure (its message's name in MESSAGES: `invalidKey`), which a learned error shape may select. */
+export const failureKind = (message: string): string | undefined => KINDS.get(message);
+
 /** A rejection: status and message; `param` names the query parameter at fault, `allow` the allowed methods. */
 export interface Failure {
   status: number;

@@ -14,13 +14,17 @@ import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
 import { API_PREFIX, COLLECTION_SUFFIXES } from './routes.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
+import type { Shapes } from './shapes.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
-export { mulberry32 } from './data.ts';
+export { type Calibration, CalibrationError, parseCalibration, readCalibration } from './calibration.ts';
+export { mulberry32, STATUSES as PAYMENT_STATUSES } from './data.ts';
+export { failureKind } from './errors.ts';
 export { FaultError } from './faults/index.ts';
 export { IDENTITY } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
+export type { ErrorShape, Shapes, Template, Values } from './shapes.ts';
 export {
   describeVariants,
   resolveVariants,
@@ -76,6 +80,8 @@ export interface MockOptions {
   rateLimit?: number;
   /** Hold each request this long before answering (a target that far away). */
   latencyMs?: number;
+  /** Shapes learned from another API by a calibration (shapes.ts), answered with the mock's own logic and data. */
+  shapes?: Shapes;
 }
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
@@ -123,7 +129,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const board = switchboard(scoped.get('') ?? []);
   const keys = issueKeys(board.auth);
   const dataset = generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]);
-  const store = buildStore(dataset, variants);
+  const store = buildStore(dataset, variants, opts.shapes?.statuses);
   const settings = querySettings(variants, board.params);
   const refundsBoard = switchboard(scoped.get('refunds') ?? []);
   const refunds = {
@@ -146,6 +152,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     rateLimit: opts.rateLimit,
     latencyMs: opts.latencyMs,
     collections: { refunds },
+    shapes: opts.shapes,
   });
 
   const host = opts.host ?? IDENTITY.host;

@@ -18,6 +18,7 @@ export interface QuerySettings {
   maxLimit: number;
   overLimit: 'clamp' | 'reject';
   invalid: Variants['invalid'];
+  integers: Variants['integers'];
   unknownStatus: Variants['unknown-status'];
   unknownSort: Variants['unknown-sort'];
 }
@@ -35,6 +36,7 @@ export function querySettings(
     maxLimit: limits.maxLimit,
     overLimit: variants['over-limit'],
     invalid: variants.invalid,
+    integers: variants.integers,
     unknownStatus: variants['unknown-status'],
     unknownSort: variants['unknown-sort'],
   };
@@ -65,6 +67,8 @@ type Param = (typeof PARAMS)[number];
 export interface QueryShape {
   filterParam: string;
   filterValues: readonly string[];
+  /** The name a filter value is served and asked by, where it is not its own (a calibration's statuses). */
+  filterNames?: Readonly<Record<string, string>>;
   sorts: Readonly<Record<string, { sort: Sort; field?: string }>>;
   messages: Readonly<
     Record<'invalidFilter' | 'unknownFilter' | 'invalidSort' | 'invalidLimit' | 'limitTooLarge', Message>
@@ -102,6 +106,17 @@ export interface ParamsHooks {
 type RawParams = Partial<Record<Param, string>>;
 
 const DIGITS = /^\d+$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * The integer an offset or limit value names, NaN for none: any string of digits (integers=safe; beyond 2^53 it reads
+ * as large as it is), or only the canonical form of a 32-bit integer (strict: no leading zero, at most 2^31-1).
+ */
+function integerOf(raw: string, s: QuerySettings): number {
+  if (s.integers === 'strict')
+    return /^(0|[1-9]\d{0,9})$/.test(raw) && Number(raw) <= INT32_MAX ? Number(raw) : Number.NaN;
+  return DIGITS.test(raw) ? Number(raw) : Number.NaN;
+}
 
 interface Collected {
   raw: RawParams;
@@ -151,7 +166,7 @@ export function parseQuery(
 
   let offset = 0;
   if (raw.offset !== undefined) {
-    const n = DIGITS.test(raw.offset) ? Number(raw.offset) : Number.NaN;
+    const n = integerOf(raw.offset, s);
     if (Number.isSafeInteger(n)) offset = n;
     else {
       const faulty = firstAnswer(board.oddParam, 'offset', raw.offset);
@@ -165,7 +180,7 @@ export function parseQuery(
   let limit = s.defaultLimit;
   if (raw.limit !== undefined) {
     // Huge digit strings become Infinity: over the cap like any other large limit.
-    const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
+    const n = integerOf(raw.limit, s);
     if (n > s.maxLimit) {
       if (s.overLimit === 'reject') return fail(s, 'limit', shape.messages.limitTooLarge);
       limit = s.maxLimit;
@@ -188,7 +203,8 @@ export function parseQuery(
       const value = firstAnswer(board.oddStatus, raw);
       return value !== undefined && shape.filterValues.includes(value) ? value : undefined;
     };
-    const known = shape.filterValues.find((name) => name === status) ?? odd(status);
+    const named = (name: string) => shape.filterNames?.[name] ?? name;
+    const known = shape.filterValues.find((name) => named(name) === status) ?? odd(status);
     if (known) filter = known as Filter;
     else if (s.unknownStatus === 'reject') return fail(s, shape.filterParam, shape.messages.unknownFilter);
     else filter = 'none';

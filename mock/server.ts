@@ -18,6 +18,7 @@ import { PAYMENTS_SHAPE, type ParsedQuery, parseQuery, type QuerySettings, type 
 import { runQuery } from './query.ts';
 import { createRenderer, type Decision, type Reply } from './render.ts';
 import { API_PREFIX, type CollectionName, parseTarget, type Route, withinPrefix } from './routes.ts';
+import type { Shapes } from './shapes.ts';
 import type { ListingViews, Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
 import { type ThrottleOptions, throttle } from './throttle.ts';
@@ -39,7 +40,13 @@ export interface MockConfig extends ThrottleOptions {
   grow?: { every: number };
   /** The collections served beside payments (collections.ts): each with its own faults, query settings and lists. */
   collections?: Partial<Record<CollectionName, ServedCollection>>;
+  /** Shapes learned from another API (shapes.ts): its error bodies, headers, status body, envelope's extra fields. */
+  shapes?: Shapes;
 }
+
+/** The payments' query under the status names a calibration gave the mock's statuses. */
+const paymentsShape = (c: MockConfig): QueryShape =>
+  c.shapes?.statuses ? { ...PAYMENTS_SHAPE, filterNames: c.shapes.statuses } : PAYMENTS_SHAPE;
 
 /** A collection served beside payments: the faults switched on for it (`NAME@refunds`), its settings, query, lists. */
 interface ServedCollection {
@@ -61,7 +68,7 @@ interface Lane {
 function laneOf(c: MockConfig, route: Route): Lane | undefined {
   const name = route.kind === 'list' ? route.collection : undefined;
   if (name === undefined) {
-    return { board: c.board, settings: c.settings, shape: PAYMENTS_SHAPE, views: (l) => c.store.listing(l) };
+    return { board: c.board, settings: c.settings, shape: paymentsShape(c), views: (l) => c.store.listing(l) };
   }
   const served = c.collections?.[name];
   return served && { ...served, views: (l, q) => served.store.listing(l, q) };
@@ -218,10 +225,10 @@ function renderersOf(config: MockConfig): ReturnType<typeof createRenderer> {
   const renderers = new Map(
     Object.entries(config.collections ?? {}).map(([name, served]) => [
       name,
-      createRenderer(config.variants, served.board.render, config.store.json),
+      createRenderer(config.variants, served.board.render, config.store.json, config.shapes),
     ]),
   );
-  const payments = createRenderer(config.variants, config.board.render, config.store.json);
+  const payments = createRenderer(config.variants, config.board.render, config.store.json, config.shapes);
   return (decision, facts, no) => (renderers.get(facts.collection ?? '') ?? payments)(decision, facts, no);
 }
 

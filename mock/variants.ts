@@ -43,6 +43,13 @@ export const VARIANT_DIMENSIONS = [
     gap: '§4.2 r6 sortable fields beyond amount not shown',
   },
   {
+    name: 'integers',
+    values: ['safe', 'strict'],
+    description:
+      'offset and limit as integers: safe = any string of digits (up to 2^53-1; a longer limit is over the cap); strict = only the canonical form of a 32-bit integer (no leading zero, at most 2147483647), anything else invalid (variant invalid)',
+    gap: '§4.2 types offset and limit as integers without a syntax or a range; reading: an invalid value gets a 4xx, or a 200 whose envelope holds',
+  },
+  {
     name: 'ties',
     values: ['id', 'reverse'],
     description: 'equal amounts under sort: ascending id, or descending id (same order on every request)',

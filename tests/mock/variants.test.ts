@@ -79,6 +79,17 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     const env = await page(base, SANDBOX, 'filter[status]=&sort=');
     assert.equal(env.total, truth.length);
   },
+  'integers=strict': async (base) => {
+    for (const query of ['offset=010', 'offset=2147483648', 'limit=0100', `limit=${'9'.repeat(30)}`]) {
+      const res = await call(base, list(SANDBOX, query));
+      assert.equal(res.status, 400, query);
+      assert.equal((res.body as { success?: unknown }).success, false, query);
+    }
+    assertEnvelope(await page(base, SANDBOX, 'offset=2147483647&limit=7'), 2147483647, 7);
+    assertEnvelope(await page(base, SANDBOX, 'offset=0&limit=100'), 0, 100);
+    // Over the cap but a 32-bit integer: the variant over-limit decides, as with integers=safe.
+    assertEnvelope(await page(base, SANDBOX, 'limit=2147483647'), 0, 100);
+  },
   'unknown-status=reject': async (base) => {
     const res = await call(base, list(SANDBOX, 'filter[status]=SETTLED'));
     assert.equal(res.status, 400);
