@@ -48,7 +48,7 @@ export function help(COMMANDS) {
     '                       filter and 45 per sort (whole sets read up to 300 records): about 490 for the example',
     '      --vocabulary FILE',
     '                       more names of inputs the spec does not document for the door checks to try, beside',
-    "                       the built-in vocabulary and what the target shows: a JSON file {\"entries\": [{\"name\",",
+    '                       the built-in vocabulary and what the target shows: a JSON file {"entries": [{"name",',
     '                       "in": ["query"|"header"|"cookie"], "class", "source", "values"?}]} (API_VOCABULARY;',
     '                       README "Doors")',
     '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',

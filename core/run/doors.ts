@@ -19,7 +19,7 @@ import { publishedCollections } from '../model/collection.ts';
 import { asKey } from '../model/credentials.ts';
 import { addTally, type DoorBase, type DoorCase, type DoorTally, describeTally } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { MAX_LIMIT, readableListings, STATUS_PATH } from '../model/listing.ts';
+import { MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
@@ -44,13 +44,23 @@ interface DoorState {
 
 const states = new WeakMap<object, Promise<DoorState>>();
 
-/** The canonical listings (limit 100: records the provenance check knows) and /merchant/status, with the test key. */
+/**
+ * /merchant/status with the test key, and every canonical listing read whole (up to API_MAX_RECORDS): the records the
+ * provenance check knows, and what the target shows of itself.
+ */
 async function learn(ctx: CheckContext): Promise<Exchange[]> {
   const t = ctx.target;
   const listings = [...readableListings(t)];
   if (t.merchants.otherSandbox) listings.push({ merchant: t.merchants.otherSandbox, auth: asKey('test') });
   const out: Exchange[] = [await ctx.api.get(STATUS_PATH, { auth: asKey('test') })];
-  for (const l of listings) out.push(await fetchPage(ctx.api, l, { limit: MAX_LIMIT }));
+  for (const l of listings) {
+    for (let offset = 0; offset < t.maxRecords; offset += MAX_LIMIT) {
+      const e = await fetchPage(ctx.api, l, { offset, limit: MAX_LIMIT });
+      out.push(e);
+      const total = readEnvelope(e)?.total;
+      if (total === undefined || offset + MAX_LIMIT >= total) break;
+    }
+  }
   return out;
 }
 
@@ -130,5 +140,6 @@ export async function exploreDoors(
   const tally = bases.reduce<DoorTally>((sum, b) => addTally(sum, s.explorer.tally.get(b) ?? {}), {});
   if (bases.some((b) => b.case.credential.kind === 'key' && b.case.credential.mutation)) ctx.seeded = true;
   ctx.notes.add(describeTally(tally));
+  ctx.doors = tally;
   return { learned: s.learned, cases, seen: s.seen, tally, bases };
 }
