@@ -4,7 +4,8 @@
  * input the server does not accept, or its rule's own refusal; what the answers carry is the provenance checks' to
  * judge (checks/provenance.ts). Pure: `(door case) → violation`.
  */
-import { type DoorCase, type DoorJudge, describeAdded } from '../core/model/doors.ts';
+import type { DoorJudge } from '../core/model/door-judge.ts';
+import { type DoorCase, describeAdded } from '../core/model/doors.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
@@ -22,7 +23,7 @@ const is2xx = (status: number) => status >= 200 && status < 300;
  * A refused request answered 2xx with inputs added. A valid key on a merchant id an operator spelled is left to what
  * its answer shows (the target may take the spelling for another merchant, where an empty 200 is no crossing).
  */
-export function openedViolation(c: DoorCase): Violation | undefined {
+function openedViolation(c: DoorCase): Violation | undefined {
   const { base, added, exchange: e } = c;
   if (!base.refused || !is2xx(e.status)) return undefined;
   const cred = base.case.credential;
@@ -37,7 +38,7 @@ export function openedViolation(c: DoorCase): Violation | undefined {
 }
 
 /** More records than the cap (§8: 100) in an allowed answer with inputs added. */
-export function capViolation(c: DoorCase): Violation | undefined {
+function capViolation(c: DoorCase): Violation | undefined {
   const { base, added, exchange: e } = c;
   if (base.refused || !is2xx(e.status)) return undefined;
   const data = (e.json as { data?: unknown } | undefined)?.data;

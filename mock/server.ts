@@ -82,6 +82,19 @@ const isJson = (type: string | undefined) => type?.split(';')[0]?.trim().toLower
 const ignore = () => {};
 /** Under busy=retry-after, every this-many-th request is answered 503 with Retry-After. */
 const BUSY_EVERY = 37;
+/** What the hooks know of a request before its pass: its method and headers. */
+const factsOf = (req: IncomingMessage): RequestFacts => ({
+  method: req.method ?? '',
+  path: '',
+  search: '',
+  route: 'unknown',
+  presented: undefined,
+  contentType: req.headers['content-type'],
+  headers: req.headers,
+});
+/** A server shedding load now and then (variant busy=retry-after): come back later, before anything else. */
+const busyNow = (c: MockConfig, no: number): Decision | undefined =>
+  c.variants.busy === 'retry-after' && no % BUSY_EVERY === 0 ? failed(reject(503, MESSAGES.busy)) : undefined;
 
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
 function decide(
@@ -248,34 +261,22 @@ export function createMockServer(config: MockConfig): Server {
       target: req.url ?? '',
       auth: describeCredentials(config.keys, req.headers.authorization),
     });
-    const facts: RequestFacts = {
-      method: req.method ?? '',
-      path: '',
-      search: '',
-      route: 'unknown',
-      presented: undefined,
-      contentType: req.headers['content-type'],
-      headers: req.headers,
-    };
-    // A server shedding load now and then (variant busy=retry-after): come back later, before anything else.
-    if (config.variants.busy === 'retry-after' && no % BUSY_EVERY === 0) {
-      const reply = render(failed(reject(503, MESSAGES.busy)), facts, no);
-      grown(no);
-      return { ...reply, headers: { ...reply.headers, 'Retry-After': '0' } };
-    }
+    const facts = factsOf(req);
+    const busy = busyNow(config, no);
     let decision: Decision;
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.
       decision =
-        req.httpVersion === '1.1' && req.headers.host === undefined
+        busy ??
+        (req.httpVersion === '1.1' && req.headers.host === undefined
           ? failed(reject(400, MESSAGES.missingHost))
-          : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no);
+          : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no));
     } catch (err) {
       decision = lastResort(err, log);
     }
     const reply = render(decision, facts, no);
     grown(no);
-    return reply;
+    return busy ? { ...reply, headers: { ...reply.headers, 'Retry-After': '0' } } : reply;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

@@ -7,7 +7,7 @@
  */
 
 import type { BaselineInput } from '../core/model/baseline.ts';
-import { addTally, type DoorTally } from '../core/model/doors.ts';
+import { addTally, type DoorTally } from '../core/model/door-tally.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
 import { type Level, RULES } from '../core/model/rules.ts';
 import type { TargetInfo } from '../core/model/run-context.ts';

@@ -6,15 +6,8 @@
  * channel, the first source that gave it counting; the documented inputs are never candidates.
  */
 import type { Collection } from '../model/collection.ts';
-import type {
-  Candidate,
-  Channel,
-  DoorClass,
-  DoorSource,
-  DoorValue,
-  RunValues,
-  VocabularyEntry,
-} from '../model/doors.ts';
+import type { DoorSource } from '../model/door-tally.ts';
+import type { Candidate, Channel, DoorClass, DoorValue, RunValues, VocabularyEntry } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { envelopeOfJson } from '../model/listing.ts';
 import { CLASS_VALUES, sendable } from './door-vocabulary.ts';

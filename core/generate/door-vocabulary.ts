@@ -5,11 +5,11 @@
  * override) or that HTTP itself owns (Host, Content-Length, hop-by-hop headers) are never sent, whoever lists them.
  */
 import { readFileSync } from 'node:fs';
+import type { DoorSource } from '../model/door-tally.ts';
 import {
   CHANNELS,
   DOOR_CLASSES,
   type DoorClass,
-  type DoorSource,
   TEMPLATES,
   type ValueTemplate,
   type VocabularyEntry,

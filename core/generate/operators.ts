@@ -23,10 +23,10 @@ export const CHAR_CLASSES = {
   quotes: () => ['"', "'", '`'],
   'Unicode spaces': () => unicodeSpaces(),
 } as const;
-export type CharClass = keyof typeof CHAR_CLASSES;
+type CharClass = keyof typeof CHAR_CLASSES;
 
 /** Where an operator acts. */
-export type Position = 'start' | 'after the prefix' | 'middle' | 'end' | 'in the prefix' | 'the random part' | 'whole';
+type Position = 'start' | 'after the prefix' | 'middle' | 'end' | 'in the prefix' | 'the random part' | 'whole';
 
 /** One operator applied: what it does, where, with which class and which member of it (`pick`, rotating). */
 export type Operator =
@@ -51,7 +51,7 @@ const ONE: Readonly<Record<CharClass, string>> = {
 };
 
 /** In words, for a check's notes and a failure's Expected line: `with a tab (U+0009) inserted after the prefix`. */
-export function describeOperator(o: Operator, ch?: string): string {
+function describeOperator(o: Operator, ch?: string): string {
   const c = ch === undefined ? '' : ` (${codeOf(ch)})`;
   switch (o.op) {
     case 'insert': {
@@ -155,7 +155,7 @@ function prefixReplacement(o: Extract<Operator, { at: 'in the prefix' }>, s: str
 const inserted = (o: Extract<Operator, { op: 'insert' }>) => member(CHAR_CLASSES[o.klass](), o.pick);
 
 /** The string with the operator applied (`prefix`: the length of its public prefix); undefined where it cannot apply. */
-export function applyOperator(o: Operator, s: string, prefix: number): string | undefined {
+function applyOperator(o: Operator, s: string, prefix: number): string | undefined {
   switch (o.op) {
     case 'insert': {
       const c = inserted(o);

@@ -11,7 +11,7 @@ import { type PageRequest, SPEC_STATUS } from '../model/listing.ts';
 type Feature = ReadonlyArray<Partial<PageRequest>>;
 
 /** The features and their values; `deep` is an offset past the first pages (three default pages). */
-export function queryFeatures(defaultLimit: number): Feature[] {
+function queryFeatures(defaultLimit: number): Feature[] {
   return [
     [{}, { status: SPEC_STATUS }],
     [{}, { sort: 'amount' }, { sort: '-amount' }],

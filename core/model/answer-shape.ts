@@ -48,7 +48,7 @@ export function shapeOf(a: {
 }
 
 /** The paths (generalised) where two shapes differ: a value changed, or a path one of them lacks. */
-export function differences(a: AnswerShape, b: AnswerShape): Set<string> {
+function differences(a: AnswerShape, b: AnswerShape): Set<string> {
   const out = new Set<string>();
   for (const [k, v] of a.fields) if (b.fields.get(k) !== v) out.add(general(k));
   for (const k of b.fields.keys()) if (!a.fields.has(k)) out.add(general(k));

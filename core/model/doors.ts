@@ -7,15 +7,10 @@
  */
 import type { AccessCase, AccessExpectation } from './access.ts';
 import { KEY_VARS, type KeySlot } from './credentials.ts';
+import type { DoorSource } from './door-tally.ts';
 import type { Exchange, KeyRef } from './exchange.ts';
 import type { PageRequest } from './listing.ts';
-import type { WatchedAnswer } from './provenance.ts';
 import type { RuleId } from './rules.ts';
-import type { Violation } from './verdict.ts';
-
-/** Where a candidate comes from: what the target showed, the collections file or OpenAPI document, a vocabulary, an operator. */
-export const DOOR_SOURCES = ['target', 'collections', 'vocabulary', 'user vocabulary', 'operators'] as const;
-export type DoorSource = (typeof DOOR_SOURCES)[number];
 
 /** What a name may carry: whose data, how much of it, which mode, in which form, a credential, a debugging switch. */
 export const DOOR_CLASSES = ['identity', 'scope', 'mode', 'format', 'credentials', 'debug'] as const;
@@ -55,25 +50,6 @@ export interface Candidate {
   values: DoorValue[];
   source: DoorSource;
   klass: DoorClass;
-}
-
-/** How many candidate inputs were tried, by source: what conformance.json and the rule matrix show per rule. */
-export type DoorTally = Partial<Record<DoorSource, number>>;
-
-/** "doors tried: 412 from the target, 260 from the vocabulary" (the sources in the order of DOOR_SOURCES). */
-export function describeTally(tally: DoorTally): string {
-  const parts = DOOR_SOURCES.filter((s) => (tally[s] ?? 0) > 0).map((s) => `${tally[s]} from ${sourceWords(s)}`);
-  return `doors tried: ${parts.length ? parts.join(', ') : 'none'}`;
-}
-
-const sourceWords = (s: DoorSource) =>
-  s === 'collections' ? 'the collections' : s === 'operators' ? 'the operators' : `the ${s}`;
-
-/** Adds `more` to `tally`. */
-export function addTally(tally: DoorTally, more: DoorTally): DoorTally {
-  const out: DoorTally = { ...tally };
-  for (const s of DOOR_SOURCES) if (more[s]) out[s] = (out[s] ?? 0) + (more[s] ?? 0);
-  return out;
 }
 
 /** What a door request's candidates may take from the run: other merchants' ids and listing paths, keys (by slot). */
@@ -137,16 +113,4 @@ export function describeAdded(a: Added): string {
   const q = Object.entries(a.shape).map(([k, v]) => `${k === 'status' ? 'filter[status]' : k}=${v}`);
   if (q.length) parts.push(q.join('&'));
   return parts.length ? `with ${parts.join(', ')}` : 'as the suite sends it';
-}
-
-/** The judgment of door cases, handed to core/run by the spec (checks/doors.ts DOOR_JUDGE). */
-export interface DoorJudge {
-  /** A refused request opened by an input. */
-  opened(c: DoorCase): Violation | undefined;
-  /** An allowed answer over the cap. */
-  cap(c: DoorCase): Violation | undefined;
-  /** Records shown where the request may not see them (the watcher's provenance), for a rule whose boundary a record crosses. */
-  crossings(answers: readonly WatchedAnswer[], rule: RuleId): { violations: Violation[]; unexercised?: string };
-  /** Answers that gave a key back. */
-  keyLeaks(answers: readonly WatchedAnswer[]): Violation[];
 }

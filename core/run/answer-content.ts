@@ -33,12 +33,7 @@ interface Answer {
 }
 
 /** Objects of a JSON value that may be records: with an `id` and another field, or with three fields or more. */
-export function collect(
-  value: unknown,
-  where: string,
-  into: Array<{ where: string; value: Row }>,
-  skip?: unknown,
-): void {
+function collect(value: unknown, where: string, into: Array<{ where: string; value: Row }>, skip?: unknown): void {
   if (into.length >= MAX_OBJECTS) return;
   if (Array.isArray(value)) {
     for (const v of value) collect(v, where, into, skip);
@@ -56,7 +51,7 @@ export function collect(
  * JSON objects written inside a text (an HTML error page, a log line, a header): each balanced `{…}` that parses, and
  * (`nested`) each one inside it on its own too.
  */
-export function embedded(text: string, nested = false): unknown[] {
+function embedded(text: string, nested = false): unknown[] {
   const out: unknown[] = [];
   const s = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
   const plain = s.includes('&') ? s.replace(/&quot;|&#34;|&#x22;/gi, '"').replace(/&amp;/gi, '&') : s;

@@ -5,7 +5,7 @@
  */
 
 import type { ApiClient } from '../client/http.ts';
-import type { DoorTally } from '../model/doors.ts';
+import type { DoorTally } from '../model/door-tally.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';

@@ -6,7 +6,8 @@
  * fewest inputs added: the door itself, once batches were split), naming how many more there were.
  */
 import type { AccessOracle } from '../model/access.ts';
-import type { DoorCase, DoorJudge } from '../model/doors.ts';
+import type { DoorJudge } from '../model/door-judge.ts';
+import type { DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';

@@ -13,7 +13,8 @@ import type { ApiClient } from '../client/http.ts';
 import { type CandidateSpec, resolveCandidates } from '../generate/door-candidates.ts';
 import { queryShapes } from '../generate/query-shapes.ts';
 import { type AnswerShape, type EchoModel, learnEcho, sameAnswer, shapeOf } from '../model/answer-shape.ts';
-import type { Added, Candidate, DoorBase, DoorCase, DoorTally, DoorValue } from '../model/doors.ts';
+import type { DoorTally } from '../model/door-tally.ts';
+import type { Added, Candidate, DoorBase, DoorCase, DoorValue } from '../model/doors.ts';
 import type { Exchange, ExtraInputs } from '../model/exchange.ts';
 import { is2xx } from '../model/exchange.ts';
 import type { PageRequest } from '../model/listing.ts';
@@ -39,7 +40,7 @@ export interface Explorer {
 const PER_REQUEST = { query: 100, header: 50, cookie: 40 } as const;
 
 /** A random parameter nobody knows, the same for a target on every run (seed-independent). */
-export function inertParameter(t: Target): [string, string] {
+function inertParameter(t: Target): [string, string] {
   let h = 2166136261;
   for (const c of t.baseURL) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
   const word = h.toString(36).padStart(7, 'q').slice(0, 7);

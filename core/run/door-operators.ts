@@ -22,7 +22,7 @@ import { sendDoor } from './door-send.ts';
 import { propertySeed } from './property.ts';
 
 /** Operators drawn from the run's seed beside the core, per kind. */
-export const SEEDED_OPERATORS = 2;
+const SEEDED_OPERATORS = 2;
 
 /** The core and `n` operators drawn from the run's seed for `what` (the draw is the same for the same seed). */
 function operators(core: readonly Operator[], runSeed: number, what: string, n = SEEDED_OPERATORS): Operator[] {

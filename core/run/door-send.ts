@@ -15,7 +15,7 @@ import { basePath } from './door-bases.ts';
 const piece = (v: DoorValue): ValuePieces => [v];
 
 /** The inputs of `added` as the client takes them: query pairs, headers, one Cookie header. */
-export function extraOf(added: Added, changed?: ExtraInputs): ExtraInputs {
+function extraOf(added: Added, changed?: ExtraInputs): ExtraInputs {
   const query: Array<[string, string]> = [];
   const headers: Array<{ name: string; value: ValuePieces }> = [...(changed?.headers ?? [])];
   const cookie: Array<string | DoorValue> = [];

@@ -14,7 +14,7 @@ import { candidatePool, observe, resolveCandidates } from '../../core/generate/d
 import { BUILT_IN, parseVocabulary } from '../../core/generate/door-vocabulary.ts';
 import { pairwise, queryShapes } from '../../core/generate/query-shapes.ts';
 import { learnEcho, sameAnswer, shapeOf } from '../../core/model/answer-shape.ts';
-import { describeTally } from '../../core/model/doors.ts';
+import { describeTally } from '../../core/model/door-tally.ts';
 import type { RuleId } from '../../core/model/rules.ts';
 import type { Target } from '../../core/model/target.ts';
 import { RuleViolation } from '../../core/model/verdict.ts';
