@@ -8,21 +8,21 @@
 import type { AccessOracle } from '../model/access.ts';
 import type { DoorJudge } from '../model/door-judge.ts';
 import type { DoorCase } from '../model/doors.ts';
-import type { Exchange } from '../model/exchange.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
 import { type CheckContext, NotRun, notExercised } from './check.ts';
-import { exploreDoors } from './doors.ts';
+import { type DoorRun, exploreDoors } from './doors.ts';
 import { AnswerWatch } from './watch.ts';
 
 /**
  * Every answer of the exploration as the watcher keeps it. A merchant id an operator spelled is judged as the merchant
  * it spells (a lookup may fold it to that merchant, and then its rules hold there).
  */
-function watched(ctx: CheckContext, seen: readonly Exchange[], cases: readonly DoorCase[]): WatchedAnswer[] {
+function watched(ctx: CheckContext, run: DoorRun): WatchedAnswer[] {
   const watch = new AnswerWatch(ctx.target, 'doors');
-  const spelled = new Map(cases.filter((c) => c.added.segment).map((c) => [c.exchange, c.base.case.merchant]));
-  return seen.map((e) => {
+  const spelled = new Map(run.cases.filter((c) => c.added.segment).map((c) => [c.exchange, c.base.case.merchant]));
+  const learned = new Set(run.learned);
+  return [...run.learned, ...run.seen.filter((e) => !learned.has(e))].map((e) => {
     const a = watch.see(e);
     const merchant = spelled.get(e);
     return merchant && merchant !== 'unknown' ? { ...a, scope: { ...a.scope, merchant } } : a;
@@ -56,7 +56,7 @@ export async function doorCheck(ctx: CheckContext, oracle: AccessOracle, judge: 
   ctx.notes.add(
     `${sent} door request(s) on ${run.bases.length} request(s) of the suite, ${split} of them splitting a batch`,
   );
-  const violations = violationsOf(ctx, judge, run.cases, watched(ctx, run.seen, run.cases));
+  const violations = violationsOf(ctx, judge, run.cases, watched(ctx, run));
   const [first] = violations;
   if (!first) return;
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more like it)` : '';

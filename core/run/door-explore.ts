@@ -39,10 +39,14 @@ export interface Explorer {
 /** At most this many inputs of a channel in one request: a URL and a header block a server takes. */
 const PER_REQUEST = { query: 100, header: 50, cookie: 40 } as const;
 
-/** A random parameter nobody knows, the same for a target on every run (seed-independent). */
+/**
+ * A random parameter nobody knows, the same for a target on every run (seed-independent; its host and path, not its
+ * port: the bundled mock listens on another one each run).
+ */
 function inertParameter(t: Target): [string, string] {
+  const url = new URL(t.baseURL);
   let h = 2166136261;
-  for (const c of t.baseURL) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  for (const c of `${url.hostname}${url.pathname}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
   const word = h.toString(36).padStart(7, 'q').slice(0, 7);
   return [`zq${word}`, `${[...word].reverse().join('')}x`];
 }

@@ -11,7 +11,6 @@
  * listings and /merchant/status, whose answers give the candidates from the target; then, for each check, the bases
  * of its rule. Deterministic but for a few operators drawn from the run's seed.
  */
-import { fetchPage } from '../client/http.ts';
 import { candidatePool, observe } from '../generate/door-candidates.ts';
 import { vocabularies } from '../generate/door-vocabulary.ts';
 import type { AccessOracle } from '../model/access.ts';
@@ -20,12 +19,13 @@ import { asKey } from '../model/credentials.ts';
 import { addTally, type DoorTally, describeTally } from '../model/door-tally.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
+import { readableListings, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
 import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
 import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
+import { enumerate, Unusable } from './walk.ts';
 
 /**
  * Requests the door checks may spend splitting batches, by depth: the default run's share of its bound (1,750
@@ -46,8 +46,9 @@ interface DoorState {
 const states = new WeakMap<object, Promise<DoorState>>();
 
 /**
- * /merchant/status with the test key, and every canonical listing read whole (up to API_MAX_RECORDS): the records the
- * provenance check knows, and what the target shows of itself.
+ * /merchant/status with the test key, and every canonical listing read whole (up to API_MAX_RECORDS; the sets other
+ * checks of the worker read are not read again): the records the provenance check knows, and what the target shows
+ * of itself. An unreadable listing is its own rule's failure (MODE-*), not asked here.
  */
 async function learn(ctx: CheckContext): Promise<Exchange[]> {
   const t = ctx.target;
@@ -55,11 +56,10 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
   if (t.merchants.otherSandbox) listings.push({ merchant: t.merchants.otherSandbox, auth: asKey('test') });
   const out: Exchange[] = [await ctx.api.get(STATUS_PATH, { auth: asKey('test') })];
   for (const l of listings) {
-    for (let offset = 0; offset < t.maxRecords; offset += MAX_LIMIT) {
-      const e = await fetchPage(ctx.api, l, { offset, limit: MAX_LIMIT });
-      out.push(e);
-      const total = readEnvelope(e)?.total;
-      if (total === undefined || offset + MAX_LIMIT >= total) break;
+    try {
+      out.push(...(await enumerate(ctx, l)).pages.map((p) => p.exchange));
+    } catch (error) {
+      if (!(error instanceof Unusable)) throw error;
     }
   }
   return out;
