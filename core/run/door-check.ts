@@ -8,6 +8,7 @@
 import type { AccessOracle } from '../model/access.ts';
 import type { DoorJudge } from '../model/door-judge.ts';
 import type { DoorCase } from '../model/doors.ts';
+import { MAX_LIMIT, readEnvelope } from '../model/listing.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
 import { type CheckContext, NotRun, notExercised } from './check.ts';
@@ -57,6 +58,13 @@ export async function doorCheck(ctx: CheckContext, oracle: AccessOracle, judge: 
     `${sent} door request(s) on ${run.bases.length} request(s) of the suite, ${split} of them splitting a batch`,
   );
   const violations = violationsOf(ctx, judge, run.cases, watched(ctx, run));
+  // The cap can be widened only where a listing holds more records than it (reading "Evidence behind a pass").
+  const largest = Math.max(0, ...run.learned.map((e) => readEnvelope(e)?.total ?? 0));
+  if (ctx.rule === 'LIM-CAP' && largest <= MAX_LIMIT)
+    notExercised(
+      ctx,
+      `no listing holds more than ${MAX_LIMIT} records (the largest ${largest}): no input could show more than the cap`,
+    );
   const [first] = violations;
   if (!first) return;
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more like it)` : '';

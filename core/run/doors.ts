@@ -11,6 +11,7 @@
  * listings and /merchant/status, whose answers give the candidates from the target; then, for each check, the bases
  * of its rule. Deterministic but for a few operators drawn from the run's seed.
  */
+import { fetchPage } from '../client/http.ts';
 import { candidatePool, observe } from '../generate/door-candidates.ts';
 import { vocabularies } from '../generate/door-vocabulary.ts';
 import type { AccessOracle } from '../model/access.ts';
@@ -19,13 +20,12 @@ import { asKey } from '../model/credentials.ts';
 import { addTally, type DoorTally, describeTally } from '../model/door-tally.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { readableListings, STATUS_PATH } from '../model/listing.ts';
+import { MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
 import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
 import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
-import { enumerate, Unusable } from './walk.ts';
 
 /**
  * Requests the door checks may spend splitting batches, by depth: the default run's share of its bound (1,750
@@ -45,21 +45,26 @@ interface DoorState {
 
 const states = new WeakMap<object, Promise<DoorState>>();
 
+/** Records of each canonical listing the door checks learn: the first pages (the every-answer checks read them all). */
+const LEARN_RECORDS = 500;
+
 /**
- * /merchant/status with the test key, and every canonical listing read whole (up to API_MAX_RECORDS; the sets other
- * checks of the worker read are not read again): the records the provenance check knows, and what the target shows
- * of itself. An unreadable listing is its own rule's failure (MODE-*), not asked here.
+ * /merchant/status with the test key, and the first pages of every canonical listing (up to LEARN_RECORDS, or
+ * API_MAX_RECORDS): the records the provenance check knows, and what the target shows of itself. Read page by page as
+ * it comes, whatever its total does meanwhile (a record of a listing is that listing's, even on a growing sandbox).
  */
 async function learn(ctx: CheckContext): Promise<Exchange[]> {
   const t = ctx.target;
   const listings = [...readableListings(t)];
   if (t.merchants.otherSandbox) listings.push({ merchant: t.merchants.otherSandbox, auth: asKey('test') });
   const out: Exchange[] = [await ctx.api.get(STATUS_PATH, { auth: asKey('test') })];
+  const most = Math.min(LEARN_RECORDS, t.maxRecords);
   for (const l of listings) {
-    try {
-      out.push(...(await enumerate(ctx, l)).pages.map((p) => p.exchange));
-    } catch (error) {
-      if (!(error instanceof Unusable)) throw error;
+    for (let offset = 0; offset < most; offset += MAX_LIMIT) {
+      const e = await fetchPage(ctx.api, l, { offset, limit: MAX_LIMIT });
+      out.push(e);
+      const total = readEnvelope(e)?.total;
+      if (total === undefined || offset + MAX_LIMIT >= total) break;
     }
   }
   return out;
