@@ -233,6 +233,9 @@ function shellOf(o: Operator, shape: { length: number; prefix: number }, written
  */
 export function keyOperatorMutation(o: Operator, key: string): KeyMutation | undefined {
   const prefix = prefixLength(key);
+  // White space before or after the key is a spelling of the header, not another key (HTTP strips its own; a lenient
+  // parser may take any): the reading allows the canonical answer there, so it is never a mutation.
+  if (o.op === 'insert' && (o.at === 'start' || o.at === 'end') && /^\s$/u.test(inserted(o) ?? '')) return undefined;
   const mutated = applyOperator(o, key, prefix);
   if (mutated === undefined || mutated === key) return undefined;
   const wire = asHeaderBytes(mutated);

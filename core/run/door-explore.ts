@@ -36,6 +36,8 @@ export interface Explorer {
   counted: Map<DoorBase, Set<string>>;
 }
 
+/** Batches on an allowed request: each candidate's first two values (another merchant, then a third). */
+const ALLOWED_ROUNDS = 2;
 /** At most this many inputs of a channel in one request: a URL and a header block a server takes. */
 const PER_REQUEST = { query: 100, header: 50, cookie: 40 } as const;
 
@@ -166,8 +168,7 @@ export async function exploreAllowed(x: Explorer, base: DoorBase): Promise<void>
     // Refused as the random parameter was: the server refuses what it does not know.
     return !(s.status === ref.inert.status && ref.inert.status !== ref.plain.status);
   };
-  const rounds = Math.max(2, ...cands.map((c) => c.values.length));
-  for (let i = 0; i < Math.min(rounds, 2); i++) {
+  for (let i = 0; i < ALLOWED_ROUNDS; i++) {
     const inputs = batchOf(cands, i);
     count(x, base, inputs);
     for (const chunk of chunks(inputs)) {
