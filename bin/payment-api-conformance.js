@@ -59,6 +59,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'write-baseline': { type: 'string' },
   collections: { type: 'string' },
+  vocabulary: { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
 
@@ -244,6 +245,7 @@ setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.r
 setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.baseline));
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 setFrom('collections', 'API_COLLECTIONS', values.collections && resolve(values.collections));
+setFrom('vocabulary', 'API_VOCABULARY', values.vocabulary && resolve(values.vocabulary));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target is (each replay

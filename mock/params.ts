@@ -21,6 +21,7 @@ export interface QuerySettings {
   integers: Variants['integers'];
   unknownStatus: Variants['unknown-status'];
   unknownSort: Variants['unknown-sort'];
+  unknownParams: Variants['unknown-params'];
 }
 
 /** The limits of the spec's payments (the fixture's); another collection may have its own (collections.ts). */
@@ -39,6 +40,7 @@ export function querySettings(
     integers: variants.integers,
     unknownStatus: variants['unknown-status'],
     unknownSort: variants['unknown-sort'],
+    unknownParams: variants['unknown-params'],
   };
   for (const patch of board.settings) patch(settings);
   return settings;
@@ -124,6 +126,8 @@ interface Collected {
   repeated: Param[];
   /** A value refused before validation (only ever by a fault). */
   refused?: Failure;
+  /** The first parameter the listing does not take, if any. */
+  unknown?: string;
 }
 
 /** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
@@ -136,7 +140,10 @@ function collect(search: string, board: Board<ParamsHooks>, shape: QueryShape): 
     if (refused) return { ...collected, refused };
     // The listing's own filter parameter fills the filter slot; another listing's is no parameter of this one.
     const slot = name === shape.filterParam ? 'filter[status]' : name === 'filter[status]' ? '' : name;
-    if (!(PARAMS as readonly string[]).includes(slot)) continue;
+    if (!(PARAMS as readonly string[]).includes(slot)) {
+      collected.unknown ??= name;
+      continue;
+    }
     const param = slot as Param;
     if (raw[param] === undefined) raw[param] = value;
     else if (!repeated.includes(param)) repeated.push(param);
@@ -158,8 +165,10 @@ export function parseQuery(
   shape: QueryShape = PAYMENTS_SHAPE,
 ): ParseResult {
   const coerce = s.invalid === 'coerce';
-  const { raw, repeated, refused } = collect(search, board, shape);
+  const { raw, repeated, refused, unknown } = collect(search, board, shape);
   if (refused) return { failure: refused };
+  // A strict gateway (unknown-params=reject) refuses what it does not take.
+  if (unknown !== undefined && s.unknownParams === 'reject') return fail(s, unknown, MESSAGES.unknownParameter);
   // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
   const refusedRepeat = repeated.find((param) => !board.repeated.some((accepts) => accepts(param)));
   if (refusedRepeat !== undefined && !coerce) return fail(s, refusedRepeat, MESSAGES.repeatedParameter);

@@ -165,6 +165,20 @@ export const VARIANT_DIMENSIONS = [
     gap: 'the spec does not say how a merchant id is matched; reading: a spelling the target resolves to a merchant obeys the key, mode and merchant rules of that merchant',
   },
   {
+    name: 'unknown-params',
+    values: ['ignore', 'reject'],
+    description:
+      'a query parameter the request does not take (on a listing: not offset, limit, its filter or sort; on /merchant/status: any): ignore = served as if it were absent; reject = 400 (422 with invalid=422) naming it, after authentication (a strict gateway)',
+    gap: 'reading "Inputs the spec does not document": a target may ignore an input it does not know, or refuse the request with any 4xx (400 for an unknown parameter)',
+  },
+  {
+    name: 'busy',
+    values: ['never', 'retry-after'],
+    description:
+      'retry-after = now and then (every 37th request) 503 Service Unavailable with Retry-After: 0, before anything else (a server shedding load)',
+    gap: 'RFC 9110 §15.6.4: a 503 with Retry-After says "come back later"; reading: wait as it says and ask again, as for a 429',
+  },
+  {
     name: 'data',
     values: ['default', 'new-account', 'large'],
     description:

@@ -7,6 +7,7 @@
  */
 
 import type { BaselineInput } from '../core/model/baseline.ts';
+import { addTally, type DoorTally } from '../core/model/door-tally.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
 import { type Level, RULES } from '../core/model/rules.ts';
 import type { TargetInfo } from '../core/model/run-context.ts';
@@ -37,6 +38,8 @@ export interface RuleRow {
   mayFollowFrom?: string[];
   /** With other collections than payments (`--collections`): the rule on each (reporters/collections-grid.ts). */
   collections?: Record<string, CollectionCell>;
+  /** The candidate inputs its door checks tried, by source (specs/7-doors.spec.ts); absent without door checks. */
+  doors?: DoorTally;
 }
 
 /** What a run was, besides its checks: enough to decide its outcome again when shards are merged. */
@@ -186,5 +189,7 @@ function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): Rul
   const cause = worst.cause ? { cause: worst.cause } : {};
   // A note that only repeats the evidence goes.
   const said = notes.filter((n) => n !== `not exercised: ${evidence}`);
-  return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said };
+  const tallies = checks.flatMap((c) => (c.doors ? [c.doors] : []));
+  const doors = tallies.length ? { doors: tallies.reduce(addTally, {}) } : {};
+  return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said, ...doors };
 }

@@ -28,6 +28,8 @@ export interface Target {
   strict: boolean;
   fcSeed: number | undefined;
   fcNumRuns: number;
+  /** A vocabulary file of the user's (API_VOCABULARY, `--vocabulary`), absolute: more names for the door checks. */
+  vocabulary?: string;
   /**
    * Which checks run: CONFORMANCE_GREP (`--grep`) over the titles and, for the live profile, only the cutover
    * checklist (@cutover); both must match, so a grep never widens a live run. Undefined: every check.

@@ -5,6 +5,7 @@
  */
 
 import type { ApiClient } from '../client/http.ts';
+import type { DoorTally } from '../model/door-tally.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
@@ -24,6 +25,8 @@ export interface CheckContext {
   unexercised: string[];
   /** Whether it drew cases from the run's seed (a property, core/run/property.ts): its record says so. */
   seeded?: boolean;
+  /** A door check's candidate inputs tried, by source (core/run/doors.ts): its record says so. */
+  doors?: DoorTally;
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */

@@ -30,13 +30,14 @@ export class WrongRule extends Error {
   }
 }
 
-const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>, requests: number) => ({
+const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded' | 'doors'>, requests: number) => ({
   rule: ctx.rule,
   check: ctx.title,
   reproduction: [] as string[],
   requests,
   notes: [...ctx.notes].map(redact),
   ...(ctx.seeded ? { seeded: true as const } : {}),
+  ...(ctx.doors ? { doors: ctx.doors } : {}),
 });
 
 /** The record of a check that did not start: an optional input is missing, or the run left it out. */
@@ -63,7 +64,7 @@ export function asOwnViolation(error: unknown, rule: RuleId): unknown {
 
 /** The record of a check that ran, from how its body ended. */
 export function recordOf(
-  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised' | 'seeded'>,
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised' | 'seeded' | 'doors'>,
   ending: Ending,
   requests: number,
 ): CheckRecord {
