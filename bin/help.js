@@ -46,6 +46,7 @@ export function help(COMMANDS) {
     '                       or YAML) or an OpenAPI 3.0/3.1 document (API_COLLECTIONS; README "More collections").',
     '                       Each collection adds a bounded share of requests: about 280, plus about 85 per',
     '                       filter and 45 per sort (whole sets read up to 300 records): about 490 for the example',
+    ...timeToVerdict(),
     '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
@@ -82,9 +83,27 @@ export function help(COMMANDS) {
     `  npx ${NAME}                                   # the bundled mock`,
     `  API_BASE_URL=https://sandbox.example npx ${NAME} --env-file ci.env --reports out`,
     `  npx ${NAME} --profile sandbox --grep 'AUTH-|MODE-'`,
+    `  npx ${NAME} --profile sandbox --depth quick --max-time 60s         # a pull request's run`,
     `  npx ${NAME} --profile sandbox --collections my-collections.yaml   # more listings than payments`,
   );
   return lines.join('\n');
+}
+
+/** --depth, one line per depth (its name, the request bound of a default run, what it is for), and --max-time. */
+function timeToVerdict() {
+  const depths = readJson('core/model/depths.json');
+  return [
+    '      --depth NAME     how deep the run searches (CONFORMANCE_DEPTH; default standard), each with the bound',
+    '                       on the requests of a default run (payments only) it is tuned to:',
+    ...['quick', 'standard', 'deep'].map((name) => {
+      const d = depths[name];
+      const bound = `${d.requestBound.toLocaleString('en-US')} requests at most`;
+      return `                         ${name.padEnd(9)} ${bound}: ${d.about}`;
+    }),
+    '      --max-time TIME  a time budget for the whole run: 60s, 5m, 1h30m (CONFORMANCE_MAX_TIME). The run judges',
+    '                       the most telling checks first at the pace it measures; a check that cannot finish in',
+    '                       time is "not run (time budget)", named in the outcome and every report',
+  ];
 }
 
 export function version() {

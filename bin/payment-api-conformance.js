@@ -59,6 +59,8 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'write-baseline': { type: 'string' },
   collections: { type: 'string' },
+  depth: { type: 'string' },
+  'max-time': { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
 
@@ -240,6 +242,10 @@ setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.r
 setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.baseline));
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 setFrom('collections', 'API_COLLECTIONS', values.collections && resolve(values.collections));
+setFrom('depth', 'CONFORMANCE_DEPTH');
+setFrom('max-time', 'CONFORMANCE_MAX_TIME');
+// The run-wide clock of the time budget (--max-time) starts with this command, not with Playwright.
+env.CONFORMANCE_STARTED_AT = String(Math.round(performance.timeOrigin));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target is (each replay

@@ -12,9 +12,11 @@
 
 import { describeEntry } from '../core/model/baseline.ts';
 import { PAYMENTS_NAME } from '../core/model/collection.ts';
+import { DEFAULT_DEPTH } from '../core/model/depth.ts';
 import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
+import { describeDuration } from '../core/model/time-budget.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
 import { collectionOf } from './collections-grid.ts';
 import type { Summary } from './summary.ts';
@@ -97,6 +99,8 @@ export function junitXml(s: Summary): string {
   const target = [
     property('target', targetPhrase(s.target)),
     ...(s.target ? [property('baseURL', s.target.baseURL), property('profile', s.target.profile)] : []),
+    property('depth', s.depth ?? DEFAULT_DEPTH),
+    ...(s.maxTimeMs ? [property('maxTime', describeDuration(s.maxTimeMs))] : []),
   ].join('');
   if (s.outcome.result === 'bad configuration') {
     suites.push(...setUpSuite(s, target));

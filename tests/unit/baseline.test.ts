@@ -2,8 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mergeResults } from '../../commands/results.ts';
-import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
-import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
+import {
+  type BaselineEntry,
+  BaselineError,
+  matchesEvidence,
+  PLACEHOLDER_REASON,
+  parseBaseline,
+} from '../../core/model/baseline.ts';
+import { addDays, baselineFrom, judgeBaseline } from '../../reporters/baseline.ts';
 import { type RunInfo, summarize } from '../../reporters/summary.ts';
 import { baselineLines, headline } from '../../reporters/summary-text.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';

@@ -43,7 +43,7 @@ async function settled(
   const mock = how.recordViolations ? { recordViolations: true } : undefined;
   let threw: Error | undefined;
   try {
-    await settle(body, how.settle)({ target, api, requestLog: undefined, mock }, info);
+    await settle(body, how.settle)({ target, api, requestLog: undefined, mock, watchOf: undefined }, info);
   } catch (error) {
     threw = error as Error;
   }
