@@ -374,7 +374,8 @@ const CASES: Case[] = [
   {
     scenario: 'mock: an OpenAPI document whose listing the target does not serve',
     exit: 2,
-    phrase: /Collection refunds \(.+\): GET \/payments\/n1\/merchant\/\w+\/refundz\?limit=1 with API_TEST_KEY answered HTTP 404/,
+    phrase:
+      /Collection refunds \(.+\): GET \/payments\/n1\/merchant\/\w+\/refundz\?limit=1 with API_TEST_KEY answered HTTP 404/,
     expected: 10,
     start: async () => {
       const mock = await startMock({ port: 0 });
