@@ -59,5 +59,5 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
  * rotated-out key (as in the bundled-mock profile), and no profile that could send the run elsewhere.
  */
 export function againstMock(env: MockEnv): NodeJS.ProcessEnv {
-  return { ...env, API_OLD_KEY: env.API_REVOKED_KEY, CONFORMANCE_PROFILE: '' };
+  return { ...env, CONFORMANCE_PROFILE: '' };
 }

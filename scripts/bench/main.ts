@@ -264,7 +264,7 @@ async function rateLimited(dir: string, grep: string | undefined): Promise<Pacin
     onRequest: () => accepted.push(performance.now()),
   });
   try {
-    const env = { ...suiteEnv(dir), ...mock.env, API_OLD_KEY: mock.env.API_REVOKED_KEY };
+    const env = { ...suiteEnv(dir), ...mock.env };
     const done = await runSuite(env, { timeoutMs: 600_000, args: grep ? ['--grep', grep] : [] });
     writeFileSync(`${dir}/bench-output.log`, redact(done.stdout + done.stderr));
     const sent = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')).requests as number;
