@@ -73,10 +73,11 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.plan = plan;
   }
 
-  // The clock starts with the run, before global setup: the preflight and the workers' start are progress too.
+  // The clock starts with the command (the run context's start), before Playwright and global setup: the preflight
+  // and the workers' start are progress too.
   override onConfigure(config: FullConfig): void {
     super.onConfigure(config);
-    this.started = Date.now();
+    this.started = readRun()?.startedAt ?? Date.now();
     this.lastLine = this.started;
     this.timer = setInterval(() => this.tick(), TICK_MS);
     this.timer.unref();

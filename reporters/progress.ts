@@ -50,7 +50,10 @@ export function requestsLeft(
   return Math.max(0, Math.round(mean * unfinished - inFlight));
 }
 
-const seconds = (ms: number) => describeDuration(Math.max(0, ms)).replace(/\.\d s$/, ' s');
+const seconds = (ms: number) => {
+  const s = Math.round(Math.max(0, ms) / 1000);
+  return s >= 120 ? describeDuration(s * 1000) : `${s} s`;
+};
 
 /** The pace in words: `8.0 req/s so far, the target allows about 10.0/s, …`. */
 function paceWords(f: ProgressFacts, rate: number): string {

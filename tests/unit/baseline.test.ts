@@ -199,6 +199,21 @@ describe('judging a run against its baseline', () => {
   });
 });
 
+describe('an entry whose reason is still the placeholder', () => {
+  test('a warning in every report that lists the baseline, whatever it excuses', () => {
+    const todo = entry({ reason: PLACEHOLDER_REASON });
+    const s = summarize([failed('PAG-SIZE every window', '6 records')], info([todo, entry({ rule: 'LIM-CAP' })]));
+    assert.deepEqual(s.deviations?.placeholders, [todo]);
+    assert.equal(s.outcome.result, 'conformant', 'it still excuses its failure');
+    assert.ok(
+      baselineLines(s.deviations).some((l) =>
+        /: warning: its reason is still the placeholder --write-baseline wrote; say why/.test(l),
+      ),
+    );
+    assert.equal(summarize([], info([entry({ reason: 'VEN-123' })])).deviations?.placeholders, undefined);
+  });
+});
+
 describe('writing a baseline from a run', () => {
   test('one entry per failing check, matched by its title, a placeholder reason, 30 days ahead; known ones kept', () => {
     const kept = entry({ reason: 'VEN-1', until: '2027-01-15' });

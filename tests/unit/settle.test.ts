@@ -33,6 +33,7 @@ async function settled(
     testId: 't1',
     annotations: [] as Array<{ type: string; description?: string }>,
     config: { workers: 1 },
+    project: { name: 'checks' },
     expectedStatus: 'passed',
     setTimeout: () => {},
     attach: async (name: string, o: { body: string }) => void attached.push({ name, body: o.body }),
