@@ -8,8 +8,8 @@
 import { resolve } from 'node:path';
 import { COLLECTIONS_VAR, type Collection } from '../model/collection.ts';
 import { collectionsOfFile, inLineOrder, parseFile } from './collections-file.ts';
-import { ConfigError } from './config.ts';
 import { collectionsOfOpenApi } from './collections-openapi.ts';
+import { ConfigError } from './config.ts';
 
 export interface LoadedCollections {
   collections: Collection[];
