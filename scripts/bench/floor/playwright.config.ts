@@ -10,5 +10,6 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   reporter: 'list',
-  outputDir: process.env.FLOOR_OUTPUT_DIR ?? 'test-results',
+  // Playwright's output folder, in the reports (never beside the config, in the sources).
+  outputDir: process.env.FLOOR_OUTPUT_DIR ?? '../../../reports/bench/floor-results',
 });
