@@ -131,6 +131,7 @@ export default class EndOfRunReporter implements Reporter {
       this.refuse(run, run.preflight.problems, run.preflight.requests);
       const md = shortPath(join(this.outputDir, REPORT_FILES.markdown));
       console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);
+      this.printReports(undefined);
       return { status: 'failed' };
     }
     // Nothing selected and nothing else went wrong (Playwright's own "No tests found" aside): the grep selects nothing.
@@ -180,6 +181,11 @@ export default class EndOfRunReporter implements Reporter {
     const md = shortPath(join(this.outputDir, REPORT_FILES.markdown));
     if (judged) console.log(redact(consoleTable(summary, md)));
     else console.log(redact(`${outcomeLine(summary.outcome).replace(/\): .*/, '): no check ran')}. Matrix: ${md}`));
+    this.printReports(logged);
+  }
+
+  /** Every report the run wrote, named (the request log's lines counted, when the run kept one). */
+  private printReports(logged: { count: number; requests: number } | undefined): void {
     const gap =
       !logged || logged.count === logged.requests
         ? ''

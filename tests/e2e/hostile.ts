@@ -370,12 +370,13 @@ const CASES: Case[] = [
   misconfigured('mock: a merchant that does not exist', /SANDBOX_MERCHANT_ID=msb_nope is not found/, () => ({
     SANDBOX_MERCHANT_ID: 'msb_nope',
   })),
-  // A declared collection's path the target does not serve: exit 2 in the preflight's seconds, the collection named.
+  // A declared collection's path the target does not serve: exit 2 in the preflight's seconds, the collection named
+  // (an OpenAPI document's collection takes the name of its path's last segment).
   {
     scenario: 'mock: an OpenAPI document whose listing the target does not serve',
     exit: 2,
     phrase:
-      /Collection refunds \(.+\): GET \/payments\/n1\/merchant\/\w+\/refundz\?limit=1 with API_TEST_KEY answered HTTP 404/,
+      /Collection refundz \(.+\): GET \/payments\/n1\/merchant\/\w+\/refundz\?limit=1 with API_TEST_KEY answered HTTP 404/,
     expected: 10,
     start: async () => {
       const mock = await startMock({ port: 0 });
