@@ -6,7 +6,8 @@
  * CONFORMANCE_STRICT=1) is a `<failure>`; a known deviation, an inconclusive or not-run check is `<skipped>` with the
  * reason; an advisory finding that does not fail the run is system-out; an expired baseline
  * entry is a failing test case of its own. The headline (the outcome) names the whole; every test suite and test case
- * names the target (`target`: its base URL and profile, never a key or a query). A run refused at its set-up (exit 2)
+ * names the target (`target`: its base URL and profile, never a key or a query) and the run's depth (`depth`, and
+ * `maxTime` with a time budget). A run refused at its set-up (exit 2)
  * is one failing test case, "set-up", that carries the sentences that refused it.
  */
 

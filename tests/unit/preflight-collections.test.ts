@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { type Collection, PAYMENTS } from '../../core/model/collection.ts';
 import { runPreflight } from '../../core/run/preflight.ts';
 import { collectionSteps, unservedCollections } from '../../core/run/preflight-collections.ts';
-import { startMock } from '../../mock/index.ts';
+import { FAULTS, startMock } from '../../mock/index.ts';
 import { everyKeyTarget, testTarget } from '../support/target.ts';
 
 const collection = (over: Partial<Collection> = {}): Collection => ({
@@ -70,8 +70,8 @@ describe('unservedCollections: what is a set-up mistake', () => {
 });
 
 describe('runPreflight with collections, against the bundled mock', () => {
-  async function preflight(collections: Collection[]) {
-    const mock = await startMock({ port: 0 });
+  async function preflight(collections: Collection[], faults: string[] = []) {
+    const mock = await startMock({ port: 0, faults });
     const env = mock.env as unknown as Record<string, string>;
     try {
       const target = testTarget({
@@ -88,6 +88,21 @@ describe('runPreflight with collections, against the bundled mock', () => {
   test('the example refunds: go, one request more', async () => {
     const r = await preflight([collection()]);
     assert.equal(r.decision, 'go', r.problems.join('\n'));
+  });
+
+  test('no fault of the mock, switched on for the collection alone, is taken for a set-up mistake', async () => {
+    let tried = 0;
+    for (const f of FAULTS) {
+      // A fault of the keys the mock issues acts on every path: it cannot be switched on for one collection.
+      const r = await preflight([collection()], [`${f.name}@refunds`]).catch((e: Error) => {
+        if (e.name === 'FaultError') return undefined;
+        throw e;
+      });
+      if (!r) continue;
+      tried += 1;
+      assert.equal(r.decision, 'go', `${f.name}@refunds: ${r.problems.join('\n')}`);
+    }
+    assert.ok(tried > 50, `${tried} faults switched on for the collection`);
   });
 
   test('a path one letter off: bad configuration, naming the collection', async () => {
