@@ -114,9 +114,9 @@ function commandForm() {
 /** A word as a POSIX shell reads it back. */
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
-/** The options of this run a replay must carry (where the target is), in the form they were given. */
+/** The options of this run a replay must carry (where the target is, how deep), in the form they were given. */
 function replayFlags(tokens) {
-  const kept = ['env-file', 'profile'];
+  const kept = ['env-file', 'profile', 'depth'];
   return tokens
     .filter((t) => t.kind === 'option' && kept.includes(t.name) && t.value !== undefined)
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
