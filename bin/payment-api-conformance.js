@@ -60,6 +60,8 @@ const OPTIONS = {
   'write-baseline': { type: 'string' },
   collections: { type: 'string' },
   vocabulary: { type: 'string' },
+  depth: { type: 'string' },
+  'max-time': { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
 
@@ -117,9 +119,9 @@ function commandForm() {
 /** A word as a POSIX shell reads it back. */
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
-/** The options of this run a replay must carry (where the target is), in the form they were given. */
+/** The options of this run a replay must carry (where the target is, how deep), in the form they were given. */
 function replayFlags(tokens) {
-  const kept = ['env-file', 'profile'];
+  const kept = ['env-file', 'profile', 'depth'];
   return tokens
     .filter((t) => t.kind === 'option' && kept.includes(t.name) && t.value !== undefined)
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
@@ -246,6 +248,10 @@ setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.ba
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 setFrom('collections', 'API_COLLECTIONS', values.collections && resolve(values.collections));
 setFrom('vocabulary', 'API_VOCABULARY', values.vocabulary && resolve(values.vocabulary));
+setFrom('depth', 'CONFORMANCE_DEPTH');
+setFrom('max-time', 'CONFORMANCE_MAX_TIME');
+// The run-wide clock of the time budget (--max-time) starts with this command, not with Playwright.
+env.CONFORMANCE_STARTED_AT = String(Math.round(performance.timeOrigin));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target is (each replay

@@ -95,6 +95,8 @@ export interface MockEnv {
   API_LIVE_KEY: string;
   API_RESTRICTED_KEY: string;
   API_REVOKED_KEY: string;
+  /** The key a rotation replaced: the mock's revoked key stands for it (deleted, so refused: 401). */
+  API_OLD_KEY: string;
   SANDBOX_MERCHANT_ID: string;
   LIVE_MERCHANT_ID: string;
   OTHER_SANDBOX_MERCHANT_ID: string;
@@ -174,6 +176,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     API_LIVE_KEY: keys.slot('live').secret,
     API_RESTRICTED_KEY: keys.slot('restricted').secret,
     API_REVOKED_KEY: keys.slot('revoked').secret,
+    API_OLD_KEY: keys.slot('revoked').secret,
     SANDBOX_MERCHANT_ID: IDENTITY.merchants.sandbox,
     LIVE_MERCHANT_ID: IDENTITY.merchants.live,
     OTHER_SANDBOX_MERCHANT_ID: IDENTITY.merchants.otherSandbox,

@@ -12,7 +12,7 @@ import { MAX_LIMIT, readEnvelope } from '../model/listing.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
 import { type CheckContext, NotRun, notExercised } from './check.ts';
-import { type DOOR_BUDGET, type DoorRun, exploreDoors } from './doors.ts';
+import { type DoorRun, exploreDoors } from './doors.ts';
 import { AnswerWatch } from './watch.ts';
 
 /**
@@ -47,15 +47,10 @@ function violationsOf(ctx: CheckContext, judge: DoorJudge, cases: readonly DoorC
 
 /**
  * The door check of `ctx.rule`: not run where the configuration has no request of that rule to add inputs to (a key
- * not configured); its notes say what was tried, by source. `depth` picks the budget for splitting batches.
+ * not configured); its notes say what was tried, by source. The run's depth picks the budget for splitting batches.
  */
-export async function doorCheck(
-  ctx: CheckContext,
-  oracle: AccessOracle,
-  judge: DoorJudge,
-  depth: keyof typeof DOOR_BUDGET = 'standard',
-): Promise<void> {
-  const run = await exploreDoors(ctx, oracle, ctx.rule, depth);
+export async function doorCheck(ctx: CheckContext, oracle: AccessOracle, judge: DoorJudge): Promise<void> {
+  const run = await exploreDoors(ctx, oracle, ctx.rule, ctx.depth.name);
   if (run.bases.length === 0) throw new NotRun('needs input', 'no request of this rule is configured to add inputs to');
   const sent = run.cases.filter((c) => c.kind !== 'reference').length;
   const split = run.cases.filter((c) => c.kind === 'split').length;

@@ -17,6 +17,7 @@ import { vocabularies } from '../generate/door-vocabulary.ts';
 import type { AccessOracle } from '../model/access.ts';
 import { publishedCollections } from '../model/collection.ts';
 import { asKey } from '../model/credentials.ts';
+import type { DepthName } from '../model/depth.ts';
 import { addTally, type DoorTally, describeTally } from '../model/door-tally.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -28,10 +29,15 @@ import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts
 import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
 
 /**
- * Requests the door checks may spend splitting batches, by depth: the default run's share of its bound (1,750
- * requests), and a deeper run's. The batches themselves are the deterministic core, always sent.
+ * Requests the door checks may spend splitting batches, by the run's depth (--depth): the default run's share of its
+ * bound (1,750 requests), a quick run's and a deeper run's. The batches themselves are the deterministic core, always
+ * sent.
  */
-export const DOOR_BUDGET = { standard: { left: 80, perBase: 16 }, deep: { left: 4000, perBase: 400 } } as const;
+const DOOR_BUDGET: Readonly<Record<DepthName, { left: number; perBase: number }>> = {
+  quick: { left: 20, perBase: 4 },
+  standard: { left: 80, perBase: 16 },
+  deep: { left: 4000, perBase: 400 },
+};
 
 /** One worker's exploration: what it learned, and each base's exploration once. */
 interface DoorState {
@@ -71,7 +77,7 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
 }
 
 /** The worker's door state: learned once, then shared by its door checks. */
-function stateOf(ctx: CheckContext, oracle: AccessOracle, depth: keyof typeof DOOR_BUDGET): Promise<DoorState> {
+function stateOf(ctx: CheckContext, oracle: AccessOracle, depth: DepthName): Promise<DoorState> {
   let state = states.get(ctx.api);
   if (!state) {
     state = (async () => {
@@ -127,7 +133,7 @@ export async function exploreDoors(
   ctx: CheckContext,
   oracle: AccessOracle,
   rule: RuleId,
-  depth: keyof typeof DOOR_BUDGET = 'standard',
+  depth: DepthName,
 ): Promise<DoorRun> {
   const s = await stateOf(ctx, oracle, depth);
   const bases = s.bases.filter((b) => b.rules.includes(rule));

@@ -177,7 +177,7 @@ async function doorsOn(rule: RuleId, opts: { faults?: string[]; variants?: strin
     } catch (error) {
       thrown = error;
     }
-    const run = await exploreDoors(ctx, ACCESS_ORACLE, rule);
+    const run = await exploreDoors(ctx, ACCESS_ORACLE, rule, ctx.depth.name);
     return { violation: thrown instanceof RuleViolation ? thrown.violation : undefined, thrown, ctx, run };
   } finally {
     await mock.stop();

@@ -180,6 +180,7 @@ describe('the console', () => {
   test('a progress line: requests, budget left, rules finished, elapsed, an estimate, the pace', () => {
     assert.equal(
       progressLine({
+        phase: 'checks',
         elapsedMs: 40_000,
         sent: 320,
         budget: 5000,
@@ -193,6 +194,7 @@ describe('the console', () => {
     );
     assert.match(
       progressLine({
+        phase: 'checks',
         elapsedMs: 10_000,
         sent: 3,
         budget: 60,
