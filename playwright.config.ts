@@ -9,10 +9,11 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { openLedger, resetLedger } from './core/client/ledger.ts';
-import { BaselineError } from './core/model/baseline.ts';
+import { BaselineError, placeholderEntries } from './core/model/baseline.ts';
 import { COLLECTIONS_VAR, describeCollection, PAYMENTS, publishedCollections } from './core/model/collection.ts';
 import { RUN_OUTPUTS, shardFolder } from './core/model/outputs.ts';
 import {
+  describeDepth,
   describeInputs,
   describeTarget,
   publishRun,
@@ -24,7 +25,9 @@ import type { Target } from './core/model/target.ts';
 import { ConfigError, loadEnvFiles, refusedTarget, resolveTarget, unknownVariables } from './core/run/config.ts';
 import { runContext, runTarget } from './core/run/context.ts';
 import { checkTimeLimitMs } from './core/run/limits.ts';
+import { writePlan } from './core/run/time-budget.ts';
 import { bundledMockEnv } from './fixtures/mock-target.ts';
+import { placeholderLine } from './reporters/baseline.ts';
 import { clearRun, writeSetUpReports } from './reporters/reports.ts';
 import { heldByThisProcess, heldMessage, lockReports } from './reporters/reports-lock.ts';
 
@@ -102,6 +105,7 @@ function resolvedRun(): RunContext {
     ledger: resolve(REPORTS, RUN_OUTPUTS.ledger),
     requestLog: resolve(REPORTS, RUN_OUTPUTS.requestLog),
     watch: resolve(REPORTS, RUN_OUTPUTS.watch),
+    checks: resolve(REPORTS, RUN_OUTPUTS.checks),
   };
   try {
     const place = { reports: REPORTS, shard: SHARD, matrixDir: MATRIX_DIR, files };
@@ -146,16 +150,22 @@ if (isMainProcess && !listOnly && !mine) {
   publishRun(RUN);
   // The console's first lines: which API, as whom, by which suite, with which seed.
   const where = target.bundledMock ? { ...RUN.target, baseURL: '127.0.0.1, on the port it gets at start' } : RUN.target;
-  console.log(`Target: ${describeTarget(where)}`);
+  console.log(`Target: ${describeTarget(where)}; ${describeDepth(RUN.settings)}`);
   console.log(`  ${describeInputs(RUN.target)}`);
   const others = publishedCollections();
   if (others.length > 0) {
     console.log(`  collections: ${[PAYMENTS, ...others].map(describeCollection).join(', ')}`);
   }
   console.log(`seed ${RUN.seed} — rerun with FC_SEED=${RUN.seed}`);
+  // A baseline written by --write-baseline and never edited: said now, and again in every report.
+  for (const entry of placeholderEntries(RUN.baseline?.entries ?? [])) {
+    console.error(`warning: baseline ${RUN.baseline?.file}: ${placeholderLine(entry)}`);
+  }
 }
 // The run's ledger, for the reporters that show its counts (they never open it themselves).
 const ledger = openLedger(RUN.files.ledger);
+// The time budget's plan (--max-time): the console reporter hands it the checks once Playwright knows them.
+const plan = (checks: Parameters<typeof writePlan>[1]) => writePlan(RUN.files.checks, checks);
 
 // The run's facts for the HTML report (metadata) and Allure's environment; never a key.
 const facts = {
@@ -182,14 +192,18 @@ export default defineConfig<object, { watchOf: string | undefined; watchDir: str
     // `playwright test --list` lists with Playwright's own list-mode reporter; a run prints through ours (progress).
     listOnly
       ? ['list']
-      : [own('./reporters/console.ts'), { budget: target.maxRequests, maxRps: target.maxRps, ledger }],
+      : [
+          own('./reporters/console.ts'),
+          { budget: target.maxRequests, maxRps: target.maxRps, ledger, ...(target.maxTimeMs ? { plan } : {}) },
+        ],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
     // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
     [own('./reporters/end-of-run.ts'), { ledger }],
     ['html', { outputFolder: resolve(REPORTS, RUN_OUTPUTS.html), open: 'never' }],
     ['json', { outputFile: resolve(REPORTS, RUN_OUTPUTS.results) }],
+    // Allure's results, as allure-playwright writes them, without an fsync per file (reporters/allure.ts).
     [
-      'allure-playwright',
+      own('./reporters/allure.ts'),
       {
         resultsDir: resolve(REPORTS, RUN_OUTPUTS.allureResults),
         detail: false,

@@ -11,6 +11,15 @@ const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const readJson = (path) => JSON.parse(readFileSync(resolve(PACKAGE, path), 'utf8'));
 const NAME = 'payment-api-conformance';
 
+/** --vocabulary: the user's names of inputs for the door checks (README "Doors"). */
+const VOCABULARY = [
+  '      --vocabulary FILE',
+  '                       more names of inputs the spec does not document for the door checks to try, beside',
+  '                       the built-in vocabulary and what the target shows: a JSON file {"entries": [{"name",',
+  '                       "in": ["query"|"header"|"cookie"], "class", "source", "values"?}]} (API_VOCABULARY;',
+  '                       README "Doors")',
+];
+
 /** --help, given the commands (name: what it does). */
 export function help(COMMANDS) {
   const variables = readJson('core/run/variables.json');
@@ -46,6 +55,8 @@ export function help(COMMANDS) {
     '                       or YAML) or an OpenAPI 3.0/3.1 document (API_COLLECTIONS; README "More collections").',
     '                       One more collection costs about 550 requests, plus about 150 per filter and 60 per',
     '                       sort (its whole access matrix; sets read up to 300 records): about 820 for the example',
+    ...VOCABULARY,
+    ...timeToVerdict(),
     '      --list-rules     print the rule catalogue (id, section, level, requirement); runs nothing',
     '  -- ...               everything after -- goes to `playwright test` (e.g. -- --workers=1 --shard=1/2)',
     '',
@@ -82,9 +93,27 @@ export function help(COMMANDS) {
     `  npx ${NAME}                                   # the bundled mock`,
     `  API_BASE_URL=https://sandbox.example npx ${NAME} --env-file ci.env --reports out`,
     `  npx ${NAME} --profile sandbox --grep 'AUTH-|MODE-'`,
+    `  npx ${NAME} --profile sandbox --depth quick --max-time 60s         # a pull request's run`,
     `  npx ${NAME} --profile sandbox --collections my-collections.yaml   # more listings than payments`,
   );
   return lines.join('\n');
+}
+
+/** --depth, one line per depth (its name, the request bound of a default run, what it is for), and --max-time. */
+function timeToVerdict() {
+  const depths = readJson('core/model/depths.json');
+  return [
+    '      --depth NAME     how deep the run searches (CONFORMANCE_DEPTH; default standard), each with the bound',
+    '                       on the requests of a default run (payments only) it is tuned to:',
+    ...['quick', 'standard', 'deep'].map((name) => {
+      const d = depths[name];
+      const bound = `${d.requestBound.toLocaleString('en-US')} requests at most`;
+      return `                         ${name.padEnd(9)} ${bound}: ${d.about}`;
+    }),
+    '      --max-time TIME  a time budget for the whole run: 60s, 5m, 1h30m (CONFORMANCE_MAX_TIME). The run judges',
+    '                       the most telling checks first at the pace it measures; a check that cannot finish in',
+    '                       time is "not run (time budget)", named in the outcome and every report',
+  ];
 }
 
 export function version() {

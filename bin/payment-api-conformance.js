@@ -59,6 +59,9 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'write-baseline': { type: 'string' },
   collections: { type: 'string' },
+  vocabulary: { type: 'string' },
+  depth: { type: 'string' },
+  'max-time': { type: 'string' },
   'list-rules': { type: 'boolean' },
 };
 
@@ -94,7 +97,11 @@ const COMMANDS = {
   diff: 'what changed between two runs (rules newly failing or passing, evidence): diff A B [--markdown FILE]',
   report: 'the HTML reports of a run, each one file that opens from disk: report [--reports DIR]',
   rules: 'the rule catalogue: id, section, level, requirement [--json]',
+  fidelity:
+    'how faithfully a mock answers like a target, and the mock setting closest to it: fidelity A B…, --calibrate A, --check FILE A',
 };
+/** A command whose module is not commands/<name> (fidelity starts the bundled mock: a layer above commands/). */
+const COMMAND_MODULES = { fidelity: 'fidelity/main' };
 
 /**
  * How the user started the suite, as they would type it again: `npm run conformance --` (an npm script, in a clone or
@@ -112,9 +119,9 @@ function commandForm() {
 /** A word as a POSIX shell reads it back. */
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
-/** The options of this run a replay must carry (where the target is), in the form they were given. */
+/** The options of this run a replay must carry (where the target is, how deep), in the form they were given. */
 function replayFlags(tokens) {
-  const kept = ['env-file', 'profile'];
+  const kept = ['env-file', 'profile', 'depth'];
   return tokens
     .filter((t) => t.kind === 'option' && kept.includes(t.name) && t.value !== undefined)
     .map((t) => (t.inlineValue ? `${t.rawName}=${shellWord(t.value)}` : `${t.rawName} ${shellWord(t.value)}`));
@@ -159,7 +166,7 @@ async function suiteModule(path) {
 
 async function runCommand(name, args) {
   process.env.CONFORMANCE_COMMAND = commandForm();
-  const module = await suiteModule(`commands/${name}`);
+  const module = await suiteModule(COMMAND_MODULES[name] ?? `commands/${name}`);
   process.exit(await module.main(args));
 }
 
@@ -240,6 +247,11 @@ setFrom('reports', 'CONFORMANCE_REPORTS_DIR', values.reports && resolve(values.r
 setFrom('baseline', 'CONFORMANCE_BASELINE', values.baseline && resolve(values.baseline));
 setFrom('write-baseline', 'CONFORMANCE_WRITE_BASELINE', values['write-baseline'] && resolve(values['write-baseline']));
 setFrom('collections', 'API_COLLECTIONS', values.collections && resolve(values.collections));
+setFrom('vocabulary', 'API_VOCABULARY', values.vocabulary && resolve(values.vocabulary));
+setFrom('depth', 'CONFORMANCE_DEPTH');
+setFrom('max-time', 'CONFORMANCE_MAX_TIME');
+// The run-wide clock of the time budget (--max-time) starts with this command, not with Playwright.
+env.CONFORMANCE_STARTED_AT = String(Math.round(performance.timeOrigin));
 const reports = resolve(env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports');
 env.CONFORMANCE_REPORTS_DIR = reports;
 // How to run it again: replay lines name the command and the options that say where the target is (each replay

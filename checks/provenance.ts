@@ -207,13 +207,20 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
     const own = answer.scope.collection;
     const matches = (value: Row, l: TracedRecord) =>
       l.collection === own ? isRecord(value, l.record, echoed) : isWhole(value, l.record);
+    // One sighting of a record per answer: the first place it was found (an answer read in several decodings shows
+    // one record several times).
+    const shownHere = new Set<TracedRecord>();
     for (const { where, value } of answer.objects ?? []) {
       const learned = index.get(identityKey(value))?.find((l) => matches(value, l));
-      if (learned) out.push({ answer, learned, shown: `carried record ${short(value)} in ${where}` });
+      if (!learned || shownHere.has(learned)) continue;
+      shownHere.add(learned);
+      out.push({ answer, learned, shown: `carried record ${short(value)} in ${where}` });
     }
     for (const { where, text } of answer.texts ?? []) {
       // A run of fields is read as a record of the request's own collection only.
       for (const { learned, excerpt } of recordsInText(text, ids, echoed).filter((r) => r.learned.collection === own)) {
+        if (shownHere.has(learned)) continue;
+        shownHere.add(learned);
         out.push({
           answer,
           learned,

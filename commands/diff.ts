@@ -9,6 +9,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_DEPTH } from '../core/model/depth.ts';
 import { EXIT_CODES } from '../core/model/outputs.ts';
 import { family, titleForms } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
@@ -26,6 +27,8 @@ interface RunShown {
   seed: number | null;
   headline: string;
   requests: number;
+  /** How deep it searched (a conformance.json of an older version: standard). */
+  depth: string;
 }
 
 interface RuleChange {
@@ -57,6 +60,8 @@ interface RunDiff {
   onlyInB: string[];
   /** MUST rules failing in B that A did not fail: they decide the exit code. */
   mustRegressions: string[];
+  /** When A and B searched at different depths: what that means for the comparison. */
+  depthWarning?: string;
 }
 
 /** A run's target as conformance.json names it (a `target` field when the run wrote one). */
@@ -78,7 +83,14 @@ const shown = (label: string, s: Summary): RunShown => ({
   seed: s.seed,
   headline: headline(s),
   requests: s.requests,
+  depth: s.depth ?? DEFAULT_DEPTH,
 });
+
+/** A warning when two runs searched at different depths: checks one judged the other may have drawn less of. */
+function depthWarning(a: RunShown, b: RunShown): string | undefined {
+  if (a.depth === b.depth) return undefined;
+  return `warning: A ran at depth ${a.depth}, B at depth ${b.depth}: a check that passes at one depth and fails at the other may only have drawn other cases, and "not exercised (quick)" is no change of the API; compare runs of one depth`;
+}
 
 const failing = (v: RuleVerdict) => v === 'fail' || v === 'advisory';
 
@@ -159,9 +171,12 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
   const mustRegressions = b.rules
     .filter((r) => r.level === 'MUST' && r.verdict === 'fail' && verdictInA(rowsA, r) !== 'fail')
     .map((r) => r.id);
+  const [shownA, shownB] = [shown(labels[0], a), shown(labels[1], b)];
+  const warning = depthWarning(shownA, shownB);
   return {
-    a: shown(labels[0], a),
-    b: shown(labels[1], b),
+    a: shownA,
+    b: shownB,
+    ...(warning ? { depthWarning: warning } : {}),
     newlyFailing,
     newlyPassing,
     otherRuleChanges,
@@ -175,7 +190,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
 }
 
 const runLine = (r: RunShown) =>
-  `${r.label}: ${r.headline} — target ${r.target}; seed ${r.seed ?? 'none'}; ${r.requests} requests`;
+  `${r.label}: ${r.headline} — target ${r.target}; depth ${r.depth}; seed ${r.seed ?? 'none'}; ${r.requests} requests`;
 const ruleLine = (c: RuleChange) => `${c.rule} (${c.level}): ${c.a} → ${c.b} — ${c.evidence}`;
 const checkLine = (c: CheckChange) => `${c.check}\n      A: ${c.a}\n      B: ${c.b}`;
 
@@ -202,6 +217,7 @@ export function diffText(d: RunDiff): string {
   ];
   return redact(
     [
+      ...(d.depthWarning ? [d.depthWarning, ''] : []),
       runLine(d.a),
       runLine(d.b),
       '',
@@ -252,10 +268,12 @@ export function diffMarkdown(d: RunDiff): string {
       '',
       `**${diffVerdict(d)}**`,
       '',
-      '| run | outcome | target | seed | requests |',
-      '|---|---|---|---|---|',
+      ...(d.depthWarning ? [`> ${esc(d.depthWarning)}`, ''] : []),
+      '| run | outcome | target | depth | seed | requests |',
+      '|---|---|---|---|---|---|',
       ...[d.a, d.b].map(
-        (r) => `| ${r.label} | ${esc(r.headline)} | ${esc(r.target)} | ${r.seed ?? 'none'} | ${r.requests} |`,
+        (r) =>
+          `| ${r.label} | ${esc(r.headline)} | ${esc(r.target)} | ${r.depth} | ${r.seed ?? 'none'} | ${r.requests} |`,
       ),
       '',
       ...rules('Rules newly failing in B', d.newlyFailing),

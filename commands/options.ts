@@ -1,5 +1,5 @@
 /**
- * The one argument parser of the subcommands (`init`, `merge`, `diff`, `report`, `rules`): node:util's parseArgs,
+ * The one argument parser of the subcommands (`init`, `merge`, `diff`, `report`, `rules`, `fidelity`): node:util's parseArgs,
  * strict, with `-h`/`--help` for each. A usage error prints `<command>: <what>` and the usage line, and is a bad
  * configuration (exit 2); `--help` prints the usage line (exit 0).
  */

@@ -44,6 +44,8 @@ export function mergeResults(results: readonly Summary[]): Summary {
   const seeds = new Set(results.map((r) => r.seed));
   const worst = results.map((r) => r.status).sort((a, b) => STATUS_ORDER.indexOf(a) - STATUS_ORDER.indexOf(b))[0];
   const sum = (f: (r: Summary) => number) => results.reduce((n, r) => n + (f(r) ?? 0), 0);
+  const depth = results.find((r) => r.depth)?.depth;
+  const maxTimeMs = results.find((r) => r.maxTimeMs)?.maxTimeMs;
   return summarize([...byCheck.values()], {
     seed: seeds.size === 1 ? ([...seeds][0] ?? null) : null,
     status: worst ?? 'passed',
@@ -57,5 +59,8 @@ export function mergeResults(results: readonly Summary[]): Summary {
     target: results.find((r) => r.target)?.target ?? null,
     // The shards of one run were judged against one baseline: the merged run is judged against it again, as a whole.
     baseline: results.find((r) => r.baseline)?.baseline ?? null,
+    // The shards of one run share its depth and time budget.
+    ...(depth ? { depth } : {}),
+    ...(maxTimeMs ? { maxTimeMs } : {}),
   });
 }

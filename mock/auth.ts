@@ -40,6 +40,8 @@ export interface AuthHooks {
   unguarded?(request: RequestFacts): boolean;
   /** Whether a request without Authorization passes as the test key. */
   missingKey?(route: Route): boolean;
+  /** A key a request without Authorization is taken for, from what else it carries (another header, a cookie). */
+  alternateKey?(request: RequestFacts, keys: readonly KeyRecord[]): KeyRecord | undefined;
   /** A token from credentials that are not `Bearer <token>`. */
   credentials?(credentials: Credentials): string | undefined;
   /** A key for a token that matched no key exactly. */
@@ -117,6 +119,8 @@ export function authenticate(
   if (board.unguarded.some((skips) => skips(request))) return { key: table.slot('test'), presented: undefined };
   if (header === undefined || header.trim() === '') {
     if (board.missingKey.some((allows) => allows(route))) return { key: table.slot('test'), presented: undefined };
+    const other = firstAnswer(board.alternateKey, request, table.all);
+    if (other && !other.revoked) return { key: other, presented: undefined };
     return { key: undefined, failure: reject(401, MESSAGES.missingKey), presented: undefined };
   }
   const credentials = splitCredentials(header);

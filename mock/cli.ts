@@ -6,11 +6,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  type Calibration,
   describeVariants,
   FAULTS,
   faultsByCollection,
   IDENTITY,
   type RunningMock,
+  readCalibration,
   resolveVariants,
   startMock,
   TEST_CA,
@@ -23,6 +25,8 @@ export const USAGE = `Usage: payment-api-mock [options]   (in a clone: npm run m
   --host HOST              address to bind (default ${IDENTITY.host})
   --seed N                 data seed (default ${IDENTITY.seed})
   --variant NAME=VALUE     a legal choice where the spec is silent; repeatable, comma lists allowed
+  --calibration FILE       answer like another API: the variants and shapes a calibration chose (fidelity
+                           --calibrate writes FILE); --variant flags given as well win
   --fault NAME             switch on a named deviation from the spec; repeatable; NAME@refunds: on the example
                            collection's requests only
   --grow N                 the data set grows: after every N-th request, one new payment in every listing
@@ -40,6 +44,7 @@ const OPTIONS = {
   host: { type: 'string' },
   seed: { type: 'string' },
   variant: { type: 'string', multiple: true },
+  calibration: { type: 'string' },
   fault: { type: 'string', multiple: true },
   grow: { type: 'string' },
   tls: { type: 'boolean' },
@@ -71,6 +76,31 @@ const processIo: CliIo = {
 };
 
 class UsageError extends Error {}
+
+/** The calibration read (`--calibration FILE`) and the variants in force: its own, then the flags' (which win). */
+function chosenVariants(file: string | undefined, flags: readonly string[] = []) {
+  const calibration = file === undefined ? undefined : readCalibration(file);
+  const variants = [...Object.entries(calibration?.variants ?? {}).map(([n, v]) => `${n}=${v}`), ...flags];
+  resolveVariants(variants);
+  return { calibration, variants };
+}
+
+/** What a calibration's shapes reshape, in words. */
+function shapesSummary(c: Calibration | undefined): string {
+  const s = c?.shapes ?? {};
+  const parts = [
+    s.errors?.length ? `${s.errors.length} error shape(s)` : '',
+    s.status ? 'the status body' : '',
+    s.envelope ? `envelope fields ${Object.keys(s.envelope).join(', ')}` : '',
+    s.headers ? `headers ${Object.keys(s.headers).join(', ')}` : '',
+    s.statuses
+      ? `statuses ${Object.entries(s.statuses)
+          .map(([m, a]) => `${m} as ${a}`)
+          .join(', ')}`
+      : '',
+  ].filter(Boolean);
+  return parts.length ? `shapes: ${parts.join('; ')}` : 'variants only';
+}
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
@@ -107,6 +137,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   let grow: number | undefined;
   let rateLimit: number | undefined;
   let latencyMs: number | undefined;
+  let chosen: ReturnType<typeof chosenVariants>;
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
     port = integer('port', values.port, 0, 65535) ?? IDENTITY.mockPort;
@@ -116,7 +147,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     latencyMs = integer('latency', values.latency, 0, 60_000);
     if (values['port-file'] !== undefined && !values['port-file'].trim())
       throw new UsageError('--port-file needs a file name');
-    resolveVariants(values.variant ?? []);
+    chosen = chosenVariants(values.calibration, values.variant);
     faultsByCollection(values.fault ?? []);
   } catch (err) {
     io.err(`mock: ${err instanceof Error ? err.message : String(err)} (see --help)`);
@@ -135,7 +166,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       port,
       host: values.host,
       seed,
-      variants: values.variant,
+      variants: chosen.variants,
+      shapes: chosen.calibration?.shapes,
       faults: values.fault,
       tls: values.tls,
       grow: grow === undefined ? undefined : { every: grow },
@@ -159,6 +191,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(`Mock payment API listening on ${mock.url}`);
     for (const [name, value] of Object.entries(mock.env)) io.out(`${name}=${value}`);
     io.out(`# variants: ${describeVariants(mock.variants)}`);
+    if (values.calibration) io.out(`# calibration: ${values.calibration} (${shapesSummary(chosen.calibration)})`);
     io.out(`# faults: ${mock.faults.length > 0 ? mock.faults.join(', ') : 'none'}`);
     if (grow !== undefined) {
       io.out(

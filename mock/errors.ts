@@ -28,6 +28,8 @@ export const MESSAGES = {
   unknownStatus: 'filter[status] names no known payment status',
   invalidSort: 'sort must be amount or -amount',
   repeatedParameter: 'a query parameter was given more than once',
+  unknownParameter: 'a query parameter this endpoint does not take was given',
+  busy: 'Service unavailable: try again later',
   invalidFilter: 'a filter must be a non-empty value of its field',
   unknownFilter: 'the filter names no known value of its field',
   invalidFieldSort: 'sort must name a field this collection sorts by, with or without a leading -',
@@ -42,6 +44,10 @@ export const MESSAGES = {
 } as const;
 
 export type Message = (typeof MESSAGES)[keyof typeof MESSAGES];
+
+const KINDS = new Map<string, string>(Object.entries(MESSAGES).map(([kind, text]) => [text, kind]));
+/** The kind of a failure (its message's name in MESSAGES: `invalidKey`), which a learned error shape may select. */
+export const failureKind = (message: string): string | undefined => KINDS.get(message);
 
 /** A rejection: status and message; `param` names the query parameter at fault, `allow` the allowed methods. */
 export interface Failure {

@@ -23,6 +23,8 @@ export interface RequestFacts {
   presented: string | undefined;
   /** The request's Content-Type header, as sent. */
   contentType?: string;
+  /** Every header of the request, as Node parsed them (lower-case names); faults read what a clean mock ignores. */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The collection other than payments whose path it names (collections.ts), if any. */
   collection?: string;
 }

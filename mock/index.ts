@@ -14,13 +14,17 @@ import { IDENTITY } from './identity.ts';
 import { querySettings } from './params.ts';
 import { API_PREFIX, COLLECTION_SUFFIXES } from './routes.ts';
 import { createMockServer, type RecordedRequest } from './server.ts';
+import type { Shapes } from './shapes.ts';
 import { buildStore } from './store.ts';
 import { resolveVariants, type VariantInput, type Variants } from './variants.ts';
 
-export { mulberry32 } from './data.ts';
+export { type Calibration, CalibrationError, parseCalibration, readCalibration } from './calibration.ts';
+export { mulberry32, STATUSES as PAYMENT_STATUSES } from './data.ts';
+export { failureKind } from './errors.ts';
 export { FaultError } from './faults/index.ts';
 export { IDENTITY } from './identity.ts';
 export type { RecordedRequest } from './server.ts';
+export type { ErrorShape, Shapes, Template, Values } from './shapes.ts';
 export {
   describeVariants,
   resolveVariants,
@@ -76,6 +80,8 @@ export interface MockOptions {
   rateLimit?: number;
   /** Hold each request this long before answering (a target that far away). */
   latencyMs?: number;
+  /** Shapes learned from another API by a calibration (shapes.ts), answered with the mock's own logic and data. */
+  shapes?: Shapes;
 }
 
 /** The test-only CA that signed the mock's TLS certificate (mock/tls/README.md). */
@@ -89,6 +95,8 @@ export interface MockEnv {
   API_LIVE_KEY: string;
   API_RESTRICTED_KEY: string;
   API_REVOKED_KEY: string;
+  /** The key a rotation replaced: the mock's revoked key stands for it (deleted, so refused: 401). */
+  API_OLD_KEY: string;
   SANDBOX_MERCHANT_ID: string;
   LIVE_MERCHANT_ID: string;
   OTHER_SANDBOX_MERCHANT_ID: string;
@@ -123,7 +131,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
   const board = switchboard(scoped.get('') ?? []);
   const keys = issueKeys(board.auth);
   const dataset = generateDataset(opts.seed ?? IDENTITY.seed, DATA_PLANS[variants.data]);
-  const store = buildStore(dataset, variants);
+  const store = buildStore(dataset, variants, opts.shapes?.statuses);
   const settings = querySettings(variants, board.params);
   const refundsBoard = switchboard(scoped.get('refunds') ?? []);
   const refunds = {
@@ -146,6 +154,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     rateLimit: opts.rateLimit,
     latencyMs: opts.latencyMs,
     collections: { refunds },
+    shapes: opts.shapes,
   });
 
   const host = opts.host ?? IDENTITY.host;
@@ -167,6 +176,7 @@ export async function startMock(opts: MockOptions = {}): Promise<RunningMock> {
     API_LIVE_KEY: keys.slot('live').secret,
     API_RESTRICTED_KEY: keys.slot('restricted').secret,
     API_REVOKED_KEY: keys.slot('revoked').secret,
+    API_OLD_KEY: keys.slot('revoked').secret,
     SANDBOX_MERCHANT_ID: IDENTITY.merchants.sandbox,
     LIVE_MERCHANT_ID: IDENTITY.merchants.live,
     OTHER_SANDBOX_MERCHANT_ID: IDENTITY.merchants.otherSandbox,

@@ -18,8 +18,10 @@ export interface QuerySettings {
   maxLimit: number;
   overLimit: 'clamp' | 'reject';
   invalid: Variants['invalid'];
+  integers: Variants['integers'];
   unknownStatus: Variants['unknown-status'];
   unknownSort: Variants['unknown-sort'];
+  unknownParams: Variants['unknown-params'];
 }
 
 /** The limits of the spec's payments (the fixture's); another collection may have its own (collections.ts). */
@@ -35,8 +37,10 @@ export function querySettings(
     maxLimit: limits.maxLimit,
     overLimit: variants['over-limit'],
     invalid: variants.invalid,
+    integers: variants.integers,
     unknownStatus: variants['unknown-status'],
     unknownSort: variants['unknown-sort'],
+    unknownParams: variants['unknown-params'],
   };
   for (const patch of board.settings) patch(settings);
   return settings;
@@ -65,6 +69,8 @@ type Param = (typeof PARAMS)[number];
 export interface QueryShape {
   filterParam: string;
   filterValues: readonly string[];
+  /** The name a filter value is served and asked by, where it is not its own (a calibration's statuses). */
+  filterNames?: Readonly<Record<string, string>>;
   sorts: Readonly<Record<string, { sort: Sort; field?: string }>>;
   messages: Readonly<
     Record<'invalidFilter' | 'unknownFilter' | 'invalidSort' | 'invalidLimit' | 'limitTooLarge', Message>
@@ -102,6 +108,17 @@ export interface ParamsHooks {
 type RawParams = Partial<Record<Param, string>>;
 
 const DIGITS = /^\d+$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * The integer an offset or limit value names, NaN for none: any string of digits (integers=safe; beyond 2^53 it reads
+ * as large as it is), or only the canonical form of a 32-bit integer (strict: no leading zero, at most 2^31-1).
+ */
+function integerOf(raw: string, s: QuerySettings): number {
+  if (s.integers === 'strict')
+    return /^(0|[1-9]\d{0,9})$/.test(raw) && Number(raw) <= INT32_MAX ? Number(raw) : Number.NaN;
+  return DIGITS.test(raw) ? Number(raw) : Number.NaN;
+}
 
 interface Collected {
   raw: RawParams;
@@ -109,6 +126,8 @@ interface Collected {
   repeated: Param[];
   /** A value refused before validation (only ever by a fault). */
   refused?: Failure;
+  /** The first parameter the listing does not take, if any. */
+  unknown?: string;
 }
 
 /** First value of each known parameter, and which were repeated. Unknown parameters are ignored. */
@@ -121,7 +140,10 @@ function collect(search: string, board: Board<ParamsHooks>, shape: QueryShape): 
     if (refused) return { ...collected, refused };
     // The listing's own filter parameter fills the filter slot; another listing's is no parameter of this one.
     const slot = name === shape.filterParam ? 'filter[status]' : name === 'filter[status]' ? '' : name;
-    if (!(PARAMS as readonly string[]).includes(slot)) continue;
+    if (!(PARAMS as readonly string[]).includes(slot)) {
+      collected.unknown ??= name;
+      continue;
+    }
     const param = slot as Param;
     if (raw[param] === undefined) raw[param] = value;
     else if (!repeated.includes(param)) repeated.push(param);
@@ -143,15 +165,17 @@ export function parseQuery(
   shape: QueryShape = PAYMENTS_SHAPE,
 ): ParseResult {
   const coerce = s.invalid === 'coerce';
-  const { raw, repeated, refused } = collect(search, board, shape);
+  const { raw, repeated, refused, unknown } = collect(search, board, shape);
   if (refused) return { failure: refused };
+  // A strict gateway (unknown-params=reject) refuses what it does not take.
+  if (unknown !== undefined && s.unknownParams === 'reject') return fail(s, unknown, MESSAGES.unknownParameter);
   // coerce keeps the first of repeated values; otherwise a repeated parameter is invalid.
   const refusedRepeat = repeated.find((param) => !board.repeated.some((accepts) => accepts(param)));
   if (refusedRepeat !== undefined && !coerce) return fail(s, refusedRepeat, MESSAGES.repeatedParameter);
 
   let offset = 0;
   if (raw.offset !== undefined) {
-    const n = DIGITS.test(raw.offset) ? Number(raw.offset) : Number.NaN;
+    const n = integerOf(raw.offset, s);
     if (Number.isSafeInteger(n)) offset = n;
     else {
       const faulty = firstAnswer(board.oddParam, 'offset', raw.offset);
@@ -165,7 +189,7 @@ export function parseQuery(
   let limit = s.defaultLimit;
   if (raw.limit !== undefined) {
     // Huge digit strings become Infinity: over the cap like any other large limit.
-    const n = DIGITS.test(raw.limit) ? Number(raw.limit) : Number.NaN;
+    const n = integerOf(raw.limit, s);
     if (n > s.maxLimit) {
       if (s.overLimit === 'reject') return fail(s, 'limit', shape.messages.limitTooLarge);
       limit = s.maxLimit;
@@ -188,7 +212,8 @@ export function parseQuery(
       const value = firstAnswer(board.oddStatus, raw);
       return value !== undefined && shape.filterValues.includes(value) ? value : undefined;
     };
-    const known = shape.filterValues.find((name) => name === status) ?? odd(status);
+    const named = (name: string) => shape.filterNames?.[name] ?? name;
+    const known = shape.filterValues.find((name) => named(name) === status) ?? odd(status);
     if (known) filter = known as Filter;
     else if (s.unknownStatus === 'reject') return fail(s, shape.filterParam, shape.messages.unknownFilter);
     else filter = 'none';

@@ -3,11 +3,22 @@
  * and every error through the one error constructor's body shape. Faults hook in here last.
  */
 import type { Mode } from './data.ts';
-import { errorBody, type Failure, JSON_TYPE, MESSAGES, TEXT_TYPE } from './errors.ts';
+import { errorBody, type Failure, failureKind, JSON_TYPE, MESSAGES, TEXT_TYPE } from './errors.ts';
 import type { Board, RequestFacts } from './hooks.ts';
 import { CORS_ORIGIN, type MethodsAnswer } from './methods.ts';
 import type { Page } from './query.ts';
 import { listSegment } from './routes.ts';
+import {
+  errorShape,
+  errorValues,
+  fill,
+  headersOf,
+  pageValues,
+  type RequestEcho,
+  render as renderShape,
+  requestValues,
+  type Shapes,
+} from './shapes.ts';
 import type { Row } from './store.ts';
 import type { Variants } from './variants.ts';
 
@@ -59,14 +70,69 @@ function withCarried(body: string, failure: Failure): string {
     : `${body}${c.field}: ${rows}\n`;
 }
 
-export function createRenderer(variants: Variants, board: Board<RenderHooks>, rowJson: (row: Row) => string) {
+/** What a request shows of itself to a template or a rich error: never more than the key's last four characters. */
+function echoOf(facts: RequestFacts, requestNo: number): RequestEcho {
+  const merchantId = facts.route === 'list' ? merchantOfPath(facts.path) : undefined;
+  const keyLast4 = facts.presented !== undefined && facts.presented.length > 8 ? facts.presented.slice(-4) : undefined;
+  const keyPrefix = /^sk_(?:test|live)_/.exec(facts.presented ?? '')?.[0];
+  return { requestNo, method: facts.method, path: facts.path, search: facts.search, merchantId, keyLast4, keyPrefix };
+}
+
+/** A refusal in a learned shape (shapes.ts), when one matches its status and kind. */
+function shapedFailure(shapes: Shapes | undefined, failure: Failure, echo: RequestEcho) {
+  const kind = failureKind(failure.message);
+  const shape = shapes && errorShape(shapes, failure.status, kind);
+  if (!shape) return undefined;
+  const values = { ...requestValues(echo), ...errorValues(failure.status, failure.message, kind, failure.param) };
+  return { ...renderShape(shape, values), headers: headersOf(shape.headers, values) };
+}
+
+/** The envelope's extra fields a calibration learned (shapes.ts), filled with the page's own values. */
+function learnedFields(
+  body: Record<string, unknown>,
+  fields: NonNullable<Shapes['envelope']>,
+  e: RequestEcho,
+  n: number,
+) {
+  const { offset, limit, total } = body as { offset: number; limit: number; total: number };
+  const values = { ...requestValues(e), ...pageValues({ offset, limit, total }, n) };
+  for (const [field, t] of Object.entries(fields)) if (!(field in body)) body[field] = fill(t, values);
+}
+
+/** The status endpoint's body in a learned shape: its mode spelt as the calibration learned it. */
+function shapedStatus(shapes: Shapes, mode: Mode, e: RequestEcho) {
+  const status = shapes.status as NonNullable<Shapes['status']>;
+  const spelt = status.modes?.[mode] ?? { mode: mode === 'live' ? 'live' : 'sandbox' };
+  return renderShape(status, { ...requestValues(e), ...spelt });
+}
+
+/** A reply's status, body and media type, and the headers a learned shape adds. */
+type Built = { status: number; body: string; type?: string; headers?: Record<string, string> };
+
+/** Headers besides the body's: Allow, a fault's, the variants' (CORS, a request id), a calibration's learned ones. */
+function extraHeaders(v: Variants, shapes: Shapes | undefined, decision: Decision, built: Built, echo: RequestEcho) {
+  const headers: Record<string, string | number> = {};
+  if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
+  const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
+  if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
+  if (decision.kind === 'methods') Object.assign(headers, decision.headers);
+  // CORS middleware (options=cors) marks every answer, not only the pre-flight's.
+  if (v.options === 'cors') Object.assign(headers, CORS_ORIGIN);
+  if (v.extras === 'on') headers['X-Request-Id'] = `req_${echo.requestNo.toString(36).padStart(8, '0')}`;
+  // Learned headers (shapes.ts): those of every answer, then a refusal's own.
+  if (shapes?.headers) Object.assign(headers, headersOf(shapes.headers, requestValues(echo)));
+  return Object.assign(headers, built.headers);
+}
+
+export function createRenderer(
+  variants: Variants,
+  board: Board<RenderHooks>,
+  rowJson: (row: Row) => string,
+  shapes?: Shapes,
+) {
   const extras = variants.extras === 'on';
 
-  const bodyOf = (
-    decision: Decision,
-    facts: RequestFacts,
-    requestNo: number,
-  ): { status: number; body: string; type?: string } => {
+  const bodyOf = (decision: Decision, facts: RequestFacts, requestNo: number): Built => {
     switch (decision.kind) {
       case 'list': {
         const { data, echo } = decision.page;
@@ -82,6 +148,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
           body.page = echo.limit > 0 ? Math.floor(echo.offset / echo.limit) + 1 : 1;
           body.hasMore = echo.offset + data.length < echo.total;
         }
+        if (shapes?.envelope) learnedFields(body, shapes.envelope, echoOf(facts, requestNo), data.length);
         for (const rewrite of board.body) rewrite(body, facts);
         const text = JSON.stringify(body).replace(DATA_MARK_JSON, () => `[${data.map(rowJson).join(',')}]`);
         return { status: 200, body: text, type: JSON_TYPE };
@@ -90,6 +157,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
         const mode = decision.mode === 'live' ? 'live' : 'sandbox';
         // The variant status-endpoint: no body (204), or one line of text; neither is a body a fault rewrites.
         if (variants['status-endpoint'] === '204') return { status: 204, body: '', type: undefined };
+        if (shapes?.status) return { status: 200, ...shapedStatus(shapes, decision.mode, echoOf(facts, requestNo)) };
         if (variants['status-endpoint'] === 'text') {
           return { status: 200, body: `${MESSAGES.keyAccepted} (${mode} mode)\n`, type: TEXT_TYPE };
         }
@@ -100,13 +168,10 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
       case 'failure': {
         const failure = { ...decision.failure };
         for (const rewrite of board.error) rewrite(failure, facts);
-        const merchantId = facts.route === 'list' ? merchantOfPath(facts.path) : undefined;
-        const keyLast4 =
-          facts.presented !== undefined && facts.presented.length > 8 ? facts.presented.slice(-4) : undefined;
-        const keyPrefix = /^sk_(?:test|live)_/.exec(facts.presented ?? '')?.[0];
-        const echo = { requestNo, path: facts.path, merchantId, keyLast4, keyPrefix };
-        const { type, body } = errorBody(failure, variants, echo);
-        return { status: failure.status, body: withCarried(body, failure), type };
+        const echo = echoOf(facts, requestNo);
+        const shaped = shapedFailure(shapes, failure, echo);
+        const { type, body } = shaped ?? errorBody(failure, variants, echo);
+        return { status: failure.status, body: withCarried(body, failure), type, headers: shaped?.headers };
       }
       case 'methods':
         return { status: decision.status, body: decision.body, type: decision.body === '' ? undefined : TEXT_TYPE };
@@ -125,13 +190,7 @@ export function createRenderer(variants: Variants, board: Board<RenderHooks>, ro
       type === undefined
         ? { 'Cache-Control': 'no-store' }
         : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
-    if (decision.kind === 'failure' && decision.failure.allow !== undefined) headers.Allow = decision.failure.allow;
-    const carried = decision.kind === 'failure' ? decision.failure.carries : undefined;
-    if (carried?.header) headers[carried.header] = JSON.stringify(carried.rows[0] ?? null);
-    if (decision.kind === 'methods') Object.assign(headers, decision.headers);
-    // CORS middleware (options=cors) marks every answer, not only the pre-flight's.
-    if (variants.options === 'cors') Object.assign(headers, CORS_ORIGIN);
-    if (extras) headers['X-Request-Id'] = `req_${requestNo.toString(36).padStart(8, '0')}`;
+    Object.assign(headers, extraHeaders(variants, shapes, decision, built, echoOf(facts, requestNo)));
     for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };
   };

@@ -18,6 +18,7 @@ import { PAYMENTS_SHAPE, type ParsedQuery, parseQuery, type QuerySettings, type 
 import { runQuery } from './query.ts';
 import { createRenderer, type Decision, type Reply } from './render.ts';
 import { API_PREFIX, type CollectionName, parseTarget, type Route, withinPrefix } from './routes.ts';
+import type { Shapes } from './shapes.ts';
 import type { ListingViews, Store } from './store.ts';
 import type { Switchboard } from './switchboard.ts';
 import { type ThrottleOptions, throttle } from './throttle.ts';
@@ -39,7 +40,13 @@ interface MockConfig extends ThrottleOptions {
   grow?: { every: number };
   /** The collections served beside payments (collections.ts): each with its own faults, query settings and lists. */
   collections?: Partial<Record<CollectionName, ServedCollection>>;
+  /** Shapes learned from another API (shapes.ts): its error bodies, headers, status body, envelope's extra fields. */
+  shapes?: Shapes;
 }
+
+/** The payments' query under the status names a calibration gave the mock's statuses. */
+const paymentsShape = (c: MockConfig): QueryShape =>
+  c.shapes?.statuses ? { ...PAYMENTS_SHAPE, filterNames: c.shapes.statuses } : PAYMENTS_SHAPE;
 
 /** A collection served beside payments: the faults switched on for it (`NAME@refunds`), its settings, query, lists. */
 interface ServedCollection {
@@ -61,7 +68,7 @@ interface Lane {
 function laneOf(c: MockConfig, route: Route): Lane | undefined {
   const name = route.kind === 'list' ? route.collection : undefined;
   if (name === undefined) {
-    return { board: c.board, settings: c.settings, shape: PAYMENTS_SHAPE, views: (l) => c.store.listing(l) };
+    return { board: c.board, settings: c.settings, shape: paymentsShape(c), views: (l) => c.store.listing(l) };
   }
   const served = c.collections?.[name];
   return served && { ...served, views: (l, q) => served.store.listing(l, q) };
@@ -80,6 +87,21 @@ const byMethod = (answer: MethodsAnswer | Failure): Decision => ('kind' in answe
 /** `application/json`, parameters allowed (`; charset=utf-8`), any case. */
 const isJson = (type: string | undefined) => type?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 const ignore = () => {};
+/** Under busy=retry-after, every this-many-th request is answered 503 with Retry-After. */
+const BUSY_EVERY = 37;
+/** What the hooks know of a request before its pass: its method and headers. */
+const factsOf = (req: IncomingMessage): RequestFacts => ({
+  method: req.method ?? '',
+  path: '',
+  search: '',
+  route: 'unknown',
+  presented: undefined,
+  contentType: req.headers['content-type'],
+  headers: req.headers,
+});
+/** A server shedding load now and then (variant busy=retry-after): come back later, before anything else. */
+const busyNow = (c: MockConfig, no: number): Decision | undefined =>
+  c.variants.busy === 'retry-after' && no % BUSY_EVERY === 0 ? failed(reject(503, MESSAGES.busy)) : undefined;
 
 /** The decision for one request. Reads only method, target and Authorization; bodies are ignored. */
 function decide(
@@ -130,7 +152,11 @@ function decide(
   if (other) return byMethod(other);
   if (route.kind === 'status') {
     const denied = checkPermission(board.authorize, auth.key, undefined, facts);
-    return denied ? failed(denied) : { kind: 'status', mode: auth.key.mode };
+    if (denied) return failed(denied);
+    // The status endpoint takes no query: a strict gateway refuses one (unknown-params=reject).
+    if (search !== '' && c.variants['unknown-params'] === 'reject')
+      return failed(reject(c.variants.invalid === '422' ? 422 : 400, MESSAGES.unknownParameter));
+    return { kind: 'status', mode: auth.key.mode };
   }
   // A list route always has a lane (a route a fault made of another path: payments').
   const served = lane ?? (laneOf(c, { kind: 'status' }) as Lane);
@@ -218,10 +244,10 @@ function renderersOf(config: MockConfig): ReturnType<typeof createRenderer> {
   const renderers = new Map(
     Object.entries(config.collections ?? {}).map(([name, served]) => [
       name,
-      createRenderer(config.variants, served.board.render, config.store.json),
+      createRenderer(config.variants, served.board.render, config.store.json, config.shapes),
     ]),
   );
-  const payments = createRenderer(config.variants, config.board.render, config.store.json);
+  const payments = createRenderer(config.variants, config.board.render, config.store.json, config.shapes);
   return (decision, facts, no) => (renderers.get(facts.collection ?? '') ?? payments)(decision, facts, no);
 }
 
@@ -242,27 +268,22 @@ export function createMockServer(config: MockConfig): Server {
       target: req.url ?? '',
       auth: describeCredentials(config.keys, req.headers.authorization),
     });
-    const facts: RequestFacts = {
-      method: req.method ?? '',
-      path: '',
-      search: '',
-      route: 'unknown',
-      presented: undefined,
-      contentType: req.headers['content-type'],
-    };
+    const facts = factsOf(req);
+    const busy = busyNow(config, no);
     let decision: Decision;
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); checked here so the 400 is JSON like every other error.
       decision =
-        req.httpVersion === '1.1' && req.headers.host === undefined
+        busy ??
+        (req.httpVersion === '1.1' && req.headers.host === undefined
           ? failed(reject(400, MESSAGES.missingHost))
-          : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no);
+          : decide(config, req.method ?? '', req.url ?? '', req.headers.authorization, facts, no));
     } catch (err) {
       decision = lastResort(err, log);
     }
     const reply = render(decision, facts, no);
     grown(no);
-    return reply;
+    return busy ? { ...reply, headers: { ...reply.headers, 'Retry-After': '0' } } : reply;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

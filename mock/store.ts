@@ -21,7 +21,8 @@ export interface Row {
   readonly merchantId: string;
   readonly amount: number | string;
   readonly currency: string;
-  readonly status: Status;
+  /** The payment's status, under the name it is served with (a calibration may rename the mock's statuses). */
+  readonly status: string;
   readonly createdAt: string;
   readonly description?: string;
 }
@@ -55,8 +56,11 @@ const byCreated: Compare = (a, b) => byText(a.createdAt, b.createdAt);
 /** Integer ids (variant ids=integer): 1001, 1002, … in creation order over the whole data set, then as payments come. */
 const FIRST_INTEGER_ID = 1001;
 
-/** The rows of the data set as served, made as payments come (ids, amounts, extras per variant), with their texts. */
-function rowMaker(variants: Variants) {
+/**
+ * The rows of the data set as served, made as payments come (ids, amounts, extras per variant; statuses under the
+ * names a calibration gave them), with their texts.
+ */
+function rowMaker(variants: Variants, names: Readonly<Record<string, string>>) {
   const integerIds = new Map<Payment, number>();
   const rows = new Map<Payment, Row>();
   /** The payment behind each row, for inserting into a sorted list. */
@@ -70,7 +74,7 @@ function rowMaker(variants: Variants) {
       merchantId: p.merchantId,
       amount: serializeAmount(p.amount, variants.amount),
       currency: p.currency,
-      status: p.status,
+      status: names[p.status] ?? p.status,
       createdAt: p.createdAt,
     };
     const row = variants.extras === 'on' ? { ...base, description: `Order ${p.id.slice(-6).toUpperCase()}` } : base;
@@ -146,8 +150,12 @@ function inserted(
   return Object.freeze([...list.slice(0, low), row, ...list.slice(low)]);
 }
 
-export function buildStore(dataset: Dataset, variants: Variants): Store {
-  const rows = rowMaker(variants);
+export function buildStore(
+  dataset: Dataset,
+  variants: Variants,
+  statusNames: Readonly<Record<string, string>> = {},
+): Store {
+  const rows = rowMaker(variants, statusNames);
   for (const p of [...dataset.listings.values()].flat().sort(byCreated)) rows.add(p);
   const compares = comparesOf(variants, rows.integerIds);
 

@@ -50,6 +50,7 @@ export const HOOK_STAGES = {
   beforeAuth: { stage: 'auth', module: 'auth' },
   unguarded: { stage: 'auth', module: 'auth' },
   missingKey: { stage: 'auth', module: 'auth' },
+  alternateKey: { stage: 'auth', module: 'auth' },
   credentials: { stage: 'auth', module: 'auth' },
   matchKey: { stage: 'auth', module: 'auth' },
   auth: { stage: 'auth', module: 'auth' },

@@ -43,6 +43,13 @@ export const VARIANT_DIMENSIONS = [
     gap: '§4.2 r6 sortable fields beyond amount not shown',
   },
   {
+    name: 'integers',
+    values: ['safe', 'strict'],
+    description:
+      'offset and limit as integers: safe = any string of digits (up to 2^53-1; a longer limit is over the cap); strict = only the canonical form of a 32-bit integer (no leading zero, at most 2147483647), anything else invalid (variant invalid)',
+    gap: '§4.2 types offset and limit as integers without a syntax or a range; reading: an invalid value gets a 4xx, or a 200 whose envelope holds',
+  },
+  {
     name: 'ties',
     values: ['id', 'reverse'],
     description: 'equal amounts under sort: ascending id, or descending id (same order on every request)',
@@ -156,6 +163,20 @@ export const VARIANT_DIMENSIONS = [
     description:
       'how the merchant id of a payments path finds its merchant: exact = the id as decoded; casefold = case-insensitively; nfkc = NFKC with case folding (fullwidth and other compatibility forms too); collation = as a case- and accent-insensitive PAD SPACE collation compares (also trailing spaces and accents); the mode and permission checks always run on the merchant found',
     gap: 'the spec does not say how a merchant id is matched; reading: a spelling the target resolves to a merchant obeys the key, mode and merchant rules of that merchant',
+  },
+  {
+    name: 'unknown-params',
+    values: ['ignore', 'reject'],
+    description:
+      'a query parameter the request does not take (on a listing: not offset, limit, its filter or sort; on /merchant/status: any): ignore = served as if it were absent; reject = 400 (422 with invalid=422) naming it, after authentication (a strict gateway)',
+    gap: 'reading "Inputs the spec does not document": a target may ignore an input it does not know, or refuse the request with any 4xx (400 for an unknown parameter)',
+  },
+  {
+    name: 'busy',
+    values: ['never', 'retry-after'],
+    description:
+      'retry-after = now and then (every 37th request) 503 Service Unavailable with Retry-After: 0, before anything else (a server shedding load)',
+    gap: 'RFC 9110 §15.6.4: a 503 with Retry-After says "come back later"; reading: wait as it says and ask again, as for a 429',
   },
   {
     name: 'data',

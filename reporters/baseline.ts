@@ -18,6 +18,8 @@ import {
   describeEntry,
   excusedBy,
   isExpired,
+  PLACEHOLDER_REASON,
+  placeholderEntries,
   selectsTitle,
 } from '../core/model/baseline.ts';
 import { sameFamily } from '../core/model/rules.ts';
@@ -47,6 +49,8 @@ export interface Deviations {
   expired: BaselineEntry[];
   /** Entries whose checks did not run: kept, not judged. */
   unjudged: BaselineEntry[];
+  /** Entries whose reason is still the placeholder --write-baseline wrote: a warning, whatever they excuse. */
+  placeholders?: BaselineEntry[];
 }
 
 /** Verdicts of a check that ran and judged its rule. */
@@ -83,7 +87,19 @@ export function judgeBaseline(
     else if (sawAgain(e, ran, seed)) fixed.push(e);
     else unseen.push(e);
   }
-  return { records: marked, deviations: { file: baseline.file, known, fixed, unseen, expired, unjudged } };
+  const placeholders = placeholderEntries(baseline.entries);
+  return {
+    records: marked,
+    deviations: {
+      file: baseline.file,
+      known,
+      fixed,
+      unseen,
+      expired,
+      unjudged,
+      ...(placeholders.length ? { placeholders } : {}),
+    },
+  };
 }
 
 /**
@@ -93,7 +109,8 @@ export function judgeBaseline(
 function ranFor(e: BaselineEntry, records: readonly CheckRecord[]): CheckRecord[] {
   const ofRule = records.filter((r) => sameFamily(r.rule, e.rule));
   const named = ofRule.filter((r) => selectsTitle(e.match, r.check));
-  return (named.length > 0 ? named : ofRule).filter((r) => RAN.includes(r.verdict));
+  // A check its depth could not judge (not exercised at quick) did not judge the entry's case either.
+  return (named.length > 0 ? named : ofRule).filter((r) => RAN.includes(r.verdict) && r.cause !== 'depth');
 }
 
 /**
@@ -119,11 +136,10 @@ export const expiredLine = (e: BaselineEntry) =>
   `${describeEntry(e)}: expired on ${e.until}, renew its date or remove it`;
 export const unjudgedLine = (e: BaselineEntry) =>
   `${describeEntry(e)}: not judged in this run (its checks did not run)`;
+export const placeholderLine = (e: BaselineEntry) =>
+  `${describeEntry(e)}: warning: its reason is still the placeholder --write-baseline wrote; say why the deviation is accepted (a ticket, the vendor's answer)`;
 export const unseenLine = (e: BaselineEntry) =>
   `${describeEntry(e)}: not seen in this run, kept (its checks draw their cases from the seed and did not meet the failing one${e.found?.drawn ? `; FC_SEED=${e.found.seed} draws it again` : ''})`;
-
-/** The placeholder reason of a written baseline: the team replaces it with theirs. */
-export const PLACEHOLDER_REASON = 'TODO: why this deviation is accepted (a ticket, the vendor’s answer)';
 
 /** Adds `days` to a YYYY-MM-DD date. */
 export function addDays(date: string, days: number): string {

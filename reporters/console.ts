@@ -1,19 +1,22 @@
 /**
  * The console of a run: Playwright's list reporter (one line per check), plus a progress line at least every 10 s
- * while checks run (reporters/progress.ts: requests sent and budget left from the run's ledger, rules finished, time
- * elapsed and an estimate from the requests the unfinished checks will send). The line goes through the list reporter's own output path, so that its live terminal
- * display (which rewrites the line of each check when it ends) stays in step. The list reporter is Playwright's own
+ * from the start to the last check (reporters/progress.ts: requests sent and budget left from the run's ledger, rules
+ * finished, time elapsed and an estimate from what the checks that ended sent). It also hands the run's checks to
+ * the time budget's plan once Playwright knows them. The line goes through the list reporter's own output path, so
+ * that its live terminal display (which rewrites the line of each check when it ends) stays in step. The list reporter is Playwright's own
  * class (playwright/lib/runner, the version @playwright/test pins); tests/unit/progress.test.ts proves it is there.
  */
 import { createRequire } from 'node:module';
-import type { FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { ruleIdOfTitle } from '../core/model/rules.ts';
+import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { RULES, ruleIdOfTitle } from '../core/model/rules.ts';
 import { type LedgerCounts, NO_LEDGER, readRun } from '../core/model/run-context.ts';
-import { CHECK_COSTS, PROGRESS_EVERY_MS, progressLine, requestsLeft } from './progress.ts';
+import type { PlannedCheck } from '../core/model/time-budget.ts';
+import { PROGRESS_EVERY_MS, type ProgressFacts, progressLine, requestsLeft } from './progress.ts';
 import { recordOfResult } from './records.ts';
 
 /** What the console reporter uses of Playwright's list reporter (a v2 reporter). */
 interface ListReporter {
+  onConfigure(config: FullConfig): void;
   onBegin(suite: Suite): void;
   onTestBegin(test: TestCase, result: TestResult): void;
   onTestEnd(test: TestCase, result: TestResult): void;
@@ -37,44 +40,63 @@ interface ConsoleOptions {
   maxRps?: number;
   /** The run's request ledger: requests sent and the pace. */
   ledger?: LedgerCounts;
+  /** Hands the run's checks to the time budget's plan, once they are known (core/run/time-budget.ts). */
+  plan?: (checks: Array<PlannedCheck & { project: string }>) => void;
   [option: string]: unknown;
 }
+
+/** How often the progress line's clock looks: a line at most PROGRESS_EVERY_MS after the last, whatever happens. */
+const TICK_MS = 500;
 
 export default class ConsoleReporter extends playwrightListReporter() {
   private readonly budget: number;
   private readonly maxRps: number;
   private started = Date.now();
+  private lastLine = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private running = 0;
+  private begun = false;
   private readonly checks = { finished: 0, total: 0 };
   /** Each rule's checks: how many there are, how many have ended. */
   private readonly rules = new Map<string, { total: number; finished: number }>();
-  /** The checks not ended yet, by title, and what the ended ones sent: the requests left (progress.ts). */
-  private readonly unfinished = new Set<string>();
-  private readonly finished: Array<{ title: string; requests: number }> = [];
+  /** What each ended check sent: the estimate's measured costs (progress.ts). */
+  private readonly finished: Array<{ requests: number }> = [];
   private readonly ledger: LedgerCounts;
+  private readonly plan: ConsoleOptions['plan'];
 
   constructor(options: ConsoleOptions = {}) {
-    const { budget, maxRps, ledger, ...list } = options;
+    const { budget, maxRps, ledger, plan, ...list } = options;
     super(list);
     this.budget = budget ?? 0;
     this.maxRps = maxRps ?? 0;
     this.ledger = ledger ?? NO_LEDGER;
+    this.plan = plan;
+  }
+
+  // The clock starts with the command (the run context's start), before Playwright and global setup: the preflight
+  // and the workers' start are progress too.
+  override onConfigure(config: FullConfig): void {
+    super.onConfigure(config);
+    this.started = readRun()?.startedAt ?? Date.now();
+    this.lastLine = this.started;
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer.unref();
   }
 
   override onBegin(suite: Suite): void {
     super.onBegin(suite);
-    this.started = Date.now();
+    this.begun = true;
+    const planned: Array<PlannedCheck & { project: string }> = [];
     for (const test of suite.allTests()) {
       this.checks.total += 1;
-      this.unfinished.add(test.title);
       const rule = ruleIdOfTitle(test.title) ?? test.title;
       const row = this.rules.get(rule) ?? { total: 0, finished: 0 };
       row.total += 1;
       this.rules.set(rule, row);
+      const level = RULES.find((r) => r.id === rule)?.level ?? 'MUST';
+      planned.push({ id: test.id, rule, level, project: test.parent.project()?.name ?? '' });
     }
-    this.timer = setInterval(() => this.tick(), PROGRESS_EVERY_MS);
-    this.timer.unref();
+    this.plan?.(planned);
   }
 
   override onTestBegin(test: TestCase, result: TestResult): void {
@@ -90,8 +112,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.checks.finished += 1;
     const row = this.rules.get(ruleIdOfTitle(test.title) ?? test.title);
     if (row) row.finished += 1;
-    this.unfinished.delete(test.title);
-    this.finished.push({ title: test.title, requests: recordOfResult(test, result)?.requests ?? 0 });
+    this.finished.push({ requests: recordOfResult(test, result)?.requests ?? 0 });
   }
 
   override async onEnd(result: FullResult): Promise<void> {
@@ -99,19 +120,28 @@ export default class ConsoleReporter extends playwrightListReporter() {
     await super.onEnd(result);
   }
 
-  /** A progress line while checks run. */
+  /** A progress line when the last one is PROGRESS_EVERY_MS old (less a tick), until the last check ends. */
   private tick(): void {
-    if (this.running === 0 || this.checks.finished >= this.checks.total) return;
+    if (this.begun && this.checks.finished >= this.checks.total) return;
+    if (Date.now() - this.lastLine < PROGRESS_EVERY_MS - 2 * TICK_MS) return;
+    this.lastLine = Date.now();
+    this.onStdOut(`${progressLine(this.facts())}\n`);
+  }
+
+  private facts(): ProgressFacts {
     const ledger = this.ledger;
     const pace = ledger.pace();
     const sent = ledger.sent();
+    const run = readRun();
     // What the running checks sent so far: the run's requests less the preflight's and the ended checks'.
     const ended = this.finished.reduce((n, f) => n + f.requests, 0);
-    const inFlight = sent - (readRun()?.preflight?.requests ?? 0) - ended;
-    const line = progressLine({
+    const inFlight = sent - (run?.preflight?.requests ?? 0) - ended;
+    const maxTimeMs = run?.settings.maxTimeMs ?? 0;
+    return {
+      phase: !this.begun ? 'starting' : this.running === 0 ? 'between projects' : 'checks',
       elapsedMs: Date.now() - this.started,
       sent,
-      requestsLeft: requestsLeft(CHECK_COSTS, this.finished, [...this.unfinished], inFlight),
+      requestsLeft: requestsLeft(this.finished, this.checks.total - this.checks.finished, inFlight),
       budget: this.budget,
       rules: {
         finished: [...this.rules.values()].filter((r) => r.finished >= r.total).length,
@@ -121,7 +151,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
       learnedRps: pace.learnedRps,
       maxRps: this.maxRps,
       pausedMs: pace.pausedUntil ? pace.pausedUntil - Date.now() : undefined,
-    });
-    this.onStdOut(`${line}\n`);
+      ...(run && maxTimeMs > 0 ? { timeLeftMs: run.startedAt + maxTimeMs - Date.now() } : {}),
+    };
   }
 }

@@ -18,7 +18,7 @@ import type {
   TestResult,
 } from '@playwright/test/reporter';
 import { today } from '../core/model/baseline.ts';
-import { REPORT_FILES, shardFolder } from '../core/model/outputs.ts';
+import { REPORT_FILES, RUN_OUTPUTS, shardFolder } from '../core/model/outputs.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
 import { RULES, type RuleId, ruleIdOfTitle } from '../core/model/rules.ts';
 import { type LedgerCounts, NO_LEDGER, type RunContext, readRun } from '../core/model/run-context.ts';
@@ -108,6 +108,7 @@ export default class EndOfRunReporter implements Reporter {
       baseline: run?.baseline ?? null,
       ...(logged ? { requestMethods: logged.methods } : {}),
       ...(watchCost ? { watchCost } : {}),
+      ...depthOf(run),
     });
     titleHtmlReport(summary);
     writeReports(this.outputDir, summary);
@@ -130,6 +131,7 @@ export default class EndOfRunReporter implements Reporter {
       this.refuse(run, run.preflight.problems, run.preflight.requests);
       const md = shortPath(join(this.outputDir, REPORT_FILES.markdown));
       console.log(`Outcome: bad configuration (exit 2): the preflight's finding above; no check ran. Matrix: ${md}`);
+      this.printReports(undefined);
       return { status: 'failed' };
     }
     // Nothing selected and nothing else went wrong (Playwright's own "No tests found" aside): the grep selects nothing.
@@ -171,7 +173,7 @@ export default class EndOfRunReporter implements Reporter {
     return logged;
   }
 
-  /** The rule matrix on the console, and where the request log is. */
+  /** The rule matrix on the console, and every report the run wrote. */
   private print(summary: Summary, logged: { count: number; requests: number } | undefined): void {
     // A run that judged nothing (an unreachable target) prints no table of "not run" rows: the error above says
     // why, once.
@@ -179,14 +181,20 @@ export default class EndOfRunReporter implements Reporter {
     const md = shortPath(join(this.outputDir, REPORT_FILES.markdown));
     if (judged) console.log(redact(consoleTable(summary, md)));
     else console.log(redact(`${outcomeLine(summary.outcome).replace(/\): .*/, '): no check ran')}. Matrix: ${md}`));
-    if (!logged) return;
-    const short = shortPath(join(this.outputDir, REPORT_FILES.requests));
+    this.printReports(logged);
+  }
+
+  /** Every report the run wrote, named (the request log's lines counted, when the run kept one). */
+  private printReports(logged: { count: number; requests: number } | undefined): void {
     const gap =
-      logged.count === logged.requests
+      !logged || logged.count === logged.requests
         ? ''
-        : ` (the run counted ${logged.requests}: a process was killed before it logged)`;
-    const har = shortPath(join(this.outputDir, REPORT_FILES.har));
-    console.log(`Requests: ${short} (${logged.count} lines${gap}) and ${har}`);
+        : `, the run counted ${logged.requests}: a process was killed before it logged`;
+    const requests = logged ? [`${REPORT_FILES.requests} (${logged.count} lines${gap})`, REPORT_FILES.har] : [];
+    const matrix = [REPORT_FILES.markdown, REPORT_FILES.json, REPORT_FILES.html, REPORT_FILES.junit];
+    // Playwright's reports: the HTML report and results.json; Allure's results, from which `report` builds its page.
+    const playwright = [`${RUN_OUTPUTS.html}/`, RUN_OUTPUTS.results, `${RUN_OUTPUTS.allureResults}/`];
+    console.log(`Reports in ${shortPath(this.outputDir)}: ${[...matrix, ...requests, ...playwright].join(', ')}`);
   }
 
   /** The whole set of reports of a run refused at its set-up (the preflight, a --grep): exit 2. */
@@ -196,9 +204,19 @@ export default class EndOfRunReporter implements Reporter {
       seed: run.seed,
       requests,
       durationSeconds: Number(process.uptime().toFixed(2)),
+      depth: run.settings.depth.name,
     });
     titleHtmlReport(summary);
   }
+}
+
+/** The run's depth and time budget, as the summary keeps them (a run context of an older suite has none). */
+function depthOf(run: RunContext | undefined): Pick<Summary, 'depth' | 'maxTimeMs'> {
+  const settings = run?.settings;
+  return {
+    ...(settings?.depth ? { depth: settings.depth.name } : {}),
+    ...(settings?.maxTimeMs ? { maxTimeMs: settings.maxTimeMs } : {}),
+  };
 }
 
 /** --write-baseline: a baseline of the run's failures, for the team to edit. */

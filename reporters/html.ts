@@ -12,7 +12,16 @@ import { redact } from '../core/model/secrets.ts';
 import { type CheckRecord, ruleVerdictOf } from '../core/model/verdict.ts';
 import { collectionOf } from './collections-grid.ts';
 import type { Summary } from './summary.ts';
-import { baselineLines, headline, methodsOf, NO_TARGET, requestLinesOf, requestLogOf } from './summary-text.ts';
+import {
+  baselineLines,
+  depthPhrase,
+  headline,
+  methodsOf,
+  NO_TARGET,
+  requestLinesOf,
+  requestLogOf,
+  verdictLabel,
+} from './summary-text.ts';
 
 /** Text safe in HTML content and attributes. */
 export const esc = (text: string | number): string =>
@@ -155,7 +164,8 @@ export function conformanceHtml(s: Summary): string {
   for (const r of s.rules) {
     const checks = s.checks.filter((c) => c.rule === r.id);
     const link = checks.length > 0 ? `#${anchor(index.get(checks[0] as CheckRecord) as number)}` : '';
-    const cell = link ? `<a href="${link}">${esc(r.verdict)}</a>` : esc(r.verdict);
+    const label = verdictLabel(r, s.depth);
+    const cell = link ? `<a href="${link}">${esc(label)}</a>` : esc(label);
     rows.push(
       `<tr class="rule" id="rule-${esc(r.id)}"><td>${esc(r.id)} <span class="facts">${esc(r.level)} · ${esc(r.section)}</span></td>` +
         `<td class="cell ${cellClass(r.verdict)}">${cell}</td><td>${esc(r.requests)}</td><td>${esc(r.evidence)}${r.mayFollowFrom ? esc(` (may follow from ${r.mayFollowFrom.join(', ')})`) : ''}</td></tr>`,
@@ -208,7 +218,7 @@ export function conformanceHtml(s: Summary): string {
     outcome: s.outcome.result,
     headline: `Payment API conformance: ${first}`,
     sub: rest.join(': '),
-    target: `Target: ${s.target ? describeTarget(s.target) : NO_TARGET}`,
+    target: `Target: ${s.target ? describeTarget(s.target) : NO_TARGET}; ${depthPhrase(s)}`,
     body,
   });
 }

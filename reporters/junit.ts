@@ -6,15 +6,18 @@
  * CONFORMANCE_STRICT=1) is a `<failure>`; a known deviation, an inconclusive or not-run check is `<skipped>` with the
  * reason; an advisory finding that does not fail the run is system-out; an expired baseline
  * entry is a failing test case of its own. The headline (the outcome) names the whole; every test suite and test case
- * names the target (`target`: its base URL and profile, never a key or a query). A run refused at its set-up (exit 2)
+ * names the target (`target`: its base URL and profile, never a key or a query) and the run's depth (`depth`, and
+ * `maxTime` with a time budget). A run refused at its set-up (exit 2)
  * is one failing test case, "set-up", that carries the sentences that refused it.
  */
 
 import { describeEntry } from '../core/model/baseline.ts';
 import { PAYMENTS_NAME } from '../core/model/collection.ts';
+import { DEFAULT_DEPTH } from '../core/model/depth.ts';
 import { disposition, ofCheck } from '../core/model/disposition.ts';
 import { rule as ruleOf } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
+import { describeDuration } from '../core/model/time-budget.ts';
 import { type CheckRecord, renderFinding } from '../core/model/verdict.ts';
 import { collectionOf } from './collections-grid.ts';
 import type { Summary } from './summary.ts';
@@ -97,6 +100,8 @@ export function junitXml(s: Summary): string {
   const target = [
     property('target', targetPhrase(s.target)),
     ...(s.target ? [property('baseURL', s.target.baseURL), property('profile', s.target.profile)] : []),
+    property('depth', s.depth ?? DEFAULT_DEPTH),
+    ...(s.maxTimeMs ? [property('maxTime', describeDuration(s.maxTimeMs))] : []),
   ].join('');
   if (s.outcome.result === 'bad configuration') {
     suites.push(...setUpSuite(s, target));

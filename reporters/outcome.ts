@@ -16,6 +16,7 @@ import type { FullResult } from '@playwright/test/reporter';
 import { disposition } from '../core/model/disposition.ts';
 import { EXIT_CODES, type OutcomeResult } from '../core/model/outputs.ts';
 import type { Level } from '../core/model/rules.ts';
+import { describeDuration } from '../core/model/time-budget.ts';
 import type { Cause, RuleVerdict } from '../core/model/verdict.ts';
 
 export interface Outcome {
@@ -60,6 +61,8 @@ export interface RunFacts {
   strict: boolean;
   /** Entries of the run's baseline past their date, one line each: each fails the run (reporters/baseline.ts). */
   baselineExpired?: string[];
+  /** The run's time budget (--max-time) and how many checks it left out, when it had one. */
+  timeBudget?: { maxTimeMs: number; checksNotRun: number };
 }
 
 const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
@@ -70,15 +73,31 @@ const outcome = (result: OutcomeResult, decidedBy: string[]): Outcome => ({
 
 export function decideOutcome(facts: RunFacts): Outcome {
   const decided = decide(facts);
-  // A run that left rules out says so: its verdict holds for the rules it selected, not for the API.
+  if (decided.result === 'bad configuration') return decided;
+  // A run that left rules out says so: its verdict holds for the rules it judged, not for the API.
   const notSelected = facts.rules.filter((r) => r.verdict === 'not run' && r.cause === 'not selected');
-  const selected = facts.rules.length - notSelected.length;
-  if (notSelected.length === 0 || selected === 0 || decided.result === 'bad configuration') return decided;
-  return {
-    ...decided,
-    scope: `for the ${selected} selected rule(s)`,
-    decidedBy: [...decided.decidedBy, `not selected, not judged: ${notSelected.map((r) => r.id).join(', ')}`],
-  };
+  const outOfTime = facts.rules.filter((r) => r.verdict === 'not run' && r.cause === 'time budget');
+  const judged = facts.rules.length - notSelected.length - outOfTime.length;
+  const lines = [
+    ...(notSelected.length ? [`not selected, not judged: ${notSelected.map((r) => r.id).join(', ')}`] : []),
+    ...timeBudgetLines(facts.timeBudget, outOfTime),
+  ];
+  if (lines.length === 0 || judged <= 0) return decided;
+  const scope = outOfTime.length
+    ? `for the ${judged} rule(s) judged in the time budget`
+    : notSelected.length
+      ? `for the ${judged} selected rule(s)`
+      : undefined;
+  return { ...decided, ...(scope ? { scope } : {}), decidedBy: [...decided.decidedBy, ...lines] };
+}
+
+/** What the time budget left out, in the outcome: the rules it left unjudged, the checks it left out. */
+function timeBudgetLines(budget: RunFacts['timeBudget'], outOfTime: JudgedRule[]): string[] {
+  if (!budget || budget.checksNotRun === 0) return [];
+  const rules = outOfTime.length ? `; rules not judged: ${outOfTime.map((r) => r.id).join(', ')}` : '';
+  return [
+    `time budget ${describeDuration(budget.maxTimeMs)} (--max-time): ${budget.checksNotRun} check(s) not run (time budget)${rules}`,
+  ];
 }
 
 function decide(facts: RunFacts): Outcome {

@@ -1,22 +1,23 @@
 /**
- * The progress line of a slow run, printed at least every 10 s while checks are running (reporters/console.ts): what
- * was sent and what is left of the budget, how many rules are finished, how long it has taken and an estimate of what
- * is left, so that a run against a slow or rate-limited target is never silent for minutes.
+ * The progress line of a run, printed at least every 10 s from the start to the last check (reporters/console.ts),
+ * whatever the target does — the preflight, the workers' start, waits on a 429's Retry-After, retries: what was sent
+ * and what is left of the budget, how many rules are finished, how long it has taken and an estimate of what is left,
+ * so that a run against a slow or rate-limited target is never silent.
  *
- * The estimate counts requests, not checks: checks differ a hundredfold in what they send (a status check 1 request,
- * the coverage phase 230), so the time left is the requests the unfinished checks will send — each one's cost measured
- * against the bundled mock (check-costs.json, `npm run costs`), scaled by how the finished checks compared with
- * theirs on this target — at the pace measured so far.
+ * The estimate counts requests, not checks (checks differ a hundredfold in what they send: a status check 1 request,
+ * the coverage phase 230), and comes from this run alone, no committed table: the requests the unfinished checks will
+ * send, each at the mean of what the checks that ended sent, at the pace measured so far.
  */
-import costs from './check-costs.json' with { type: 'json' };
+import { describeDuration } from '../core/model/time-budget.ts';
 
-/** What each check sent in a default run against the bundled mock (`npm run costs`), by title. */
-export const CHECK_COSTS: Readonly<Record<string, number>> = costs;
-
-/** How often a line is printed while checks run (and not before the run is this old). */
+/** How often a line is printed at least (and not before the run is this old). */
 export const PROGRESS_EVERY_MS = 10_000;
 
-interface ProgressFacts {
+/** What the run is doing when no check runs. */
+type Phase = 'starting' | 'checks' | 'between projects';
+
+export interface ProgressFacts {
+  phase: Phase;
   elapsedMs: number;
   /** Requests of the run so far (the ledger's count) and its budget (API_MAX_REQUESTS). */
   sent: number;
@@ -31,44 +32,48 @@ interface ProgressFacts {
   pausedMs?: number;
   /** The requests the unfinished checks will send (`requestsLeft`), when known. */
   requestsLeft?: number;
+  /** The time budget (--max-time), ms left of it, when the run has one. */
+  timeLeftMs?: number;
 }
 
 /**
- * The requests the unfinished checks will send: each one's reference cost (its cost against the bundled mock; a check
- * the table lacks costs the table's mean), scaled by what the finished checks sent against theirs, less what the
- * running ones sent already (`inFlight`).
+ * The requests the unfinished checks will send: each at the mean of what the ended checks sent (none ended: unknown),
+ * less what the running ones sent already (`inFlight`).
  */
 export function requestsLeft(
-  reference: Readonly<Record<string, number>>,
-  finished: ReadonlyArray<{ title: string; requests: number }>,
-  unfinished: readonly string[],
+  ended: ReadonlyArray<{ requests: number }>,
+  unfinished: number,
   inFlight = 0,
-): number {
-  const known = Object.values(reference);
-  const mean = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 0;
-  const cost = (title: string) => reference[title] ?? mean;
-  const expected = finished.reduce((n, f) => n + cost(f.title), 0);
-  const sent = finished.reduce((n, f) => n + f.requests, 0);
-  const scale = expected > 0 ? sent / expected : 1;
-  const planned = unfinished.reduce((n, title) => n + cost(title), 0) * scale;
-  return Math.max(0, Math.round(planned - inFlight));
+): number | undefined {
+  if (ended.length === 0) return undefined;
+  const mean = ended.reduce((n, f) => n + f.requests, 0) / ended.length;
+  return Math.max(0, Math.round(mean * unfinished - inFlight));
 }
 
 const seconds = (ms: number) => {
-  const s = Math.round(ms / 1000);
-  return s >= 120 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+  const s = Math.round(Math.max(0, ms) / 1000);
+  return s >= 120 ? describeDuration(s * 1000) : `${s} s`;
 };
+
+/** The pace in words: `8.0 req/s so far, the target allows about 10.0/s, …`. */
+function paceWords(f: ProgressFacts, rate: number): string {
+  return [
+    `${rate.toFixed(1)} req/s so far`,
+    ...(f.learnedRps ? [`the target allows about ${f.learnedRps.toFixed(1)}/s`] : []),
+    ...(f.maxRps > 0 ? [`API_MAX_RPS=${f.maxRps}`] : []),
+    ...(f.pausedMs ? [`paused ${seconds(f.pausedMs)} for the target's Retry-After`] : []),
+    ...(f.timeLeftMs !== undefined ? [`${seconds(f.timeLeftMs)} left of the time budget`] : []),
+  ].join(', ');
+}
 
 /** One line: `progress: 340 requests sent (4660 of API_MAX_REQUESTS=5000 left), 12/30 rules finished, …`. */
 export function progressLine(f: ProgressFacts): string {
   const rate = f.elapsedMs > 0 ? (f.sent * 1000) / f.elapsedMs : 0;
   const left = Math.max(0, f.budget - f.sent);
-  const pace = [
-    `${rate.toFixed(1)} req/s so far`,
-    ...(f.learnedRps ? [`the target allows about ${f.learnedRps.toFixed(1)}/s`] : []),
-    ...(f.maxRps > 0 ? [`API_MAX_RPS=${f.maxRps}`] : []),
-    ...(f.pausedMs ? [`paused ${seconds(f.pausedMs)} for the target's Retry-After`] : []),
-  ].join(', ');
+  const sent = `progress: ${f.sent} requests sent (${left} of API_MAX_REQUESTS=${f.budget} left)`;
+  if (f.phase === 'starting') {
+    return `${sent}, ${seconds(f.elapsedMs)} elapsed: the preflight and the workers' start, no check ended yet (${paceWords(f, rate)})`;
+  }
   const remaining = f.checks.total - f.checks.finished;
   const estimate =
     f.requestsLeft === undefined || rate === 0 || remaining === 0
@@ -76,9 +81,9 @@ export function progressLine(f: ProgressFacts): string {
       : f.requestsLeft === 0
         ? `the last ${remaining === 1 ? 'check' : `${remaining} checks`} finishing`
         : `about ${seconds((f.requestsLeft * 1000) / rate)} to go at this pace (about ${f.requestsLeft} requests left)`;
+  const between = f.phase === 'between projects' ? ', the checks of every answer starting' : '';
   return (
-    `progress: ${f.sent} requests sent (${left} of API_MAX_REQUESTS=${f.budget} left), ` +
-    `${f.rules.finished}/${f.rules.total} rules finished (${f.checks.finished}/${f.checks.total} checks), ` +
-    `${seconds(f.elapsedMs)} elapsed, ${estimate} (${pace})`
+    `${sent}, ${f.rules.finished}/${f.rules.total} rules finished (${f.checks.finished}/${f.checks.total} checks)${between}, ` +
+    `${seconds(f.elapsedMs)} elapsed, ${estimate} (${paceWords(f, rate)})`
   );
 }

@@ -4,11 +4,21 @@
  * Computed by reporters/summary.ts; written by reporters/reports.ts.
  */
 
+import { DEFAULT_DEPTH } from '../core/model/depth.ts';
 import { disposition } from '../core/model/disposition.ts';
 import { REPORT_FILES } from '../core/model/outputs.ts';
 import { describeInputs, describeTarget, type TargetInfo } from '../core/model/run-context.ts';
+import { describeDuration } from '../core/model/time-budget.ts';
 import { type CheckRecord, RULE_SEVERITY } from '../core/model/verdict.ts';
-import { type Deviations, expiredLine, fixedLine, knownLine, unjudgedLine, unseenLine } from './baseline.ts';
+import {
+  type Deviations,
+  expiredLine,
+  fixedLine,
+  knownLine,
+  placeholderLine,
+  unjudgedLine,
+  unseenLine,
+} from './baseline.ts';
 import { gridLines, gridMarkdown } from './collections-grid.ts';
 import type { Outcome } from './outcome.ts';
 import type { RuleRow, Summary } from './summary.ts';
@@ -82,6 +92,7 @@ export function baselineLines(d: Deviations | undefined, withKnown = false): str
     ...d.fixed.map(fixedLine),
     ...(d.unseen ?? []).map(unseenLine),
     ...d.unjudged.map(unjudgedLine),
+    ...(d.placeholders ?? []).map(placeholderLine),
   ];
 }
 
@@ -122,9 +133,23 @@ export function outcomeLine(o: Outcome, max = 3): string {
   return `Outcome: ${o.result}${o.scope ? ` ${o.scope}` : ''} (exit ${o.exitCode}): ${o.decidedBy.slice(0, max).join('; ')}${more}`;
 }
 
-/** A row's verdict as the tables show it: a rule that did not run says why (`not run (interrupted)`). */
-export const verdictLabel = (r: Pick<RuleRow, 'verdict' | 'cause'>): string =>
-  r.verdict === 'not run' && r.cause ? `not run (${r.cause})` : r.verdict;
+/**
+ * A row's verdict as the tables show it: a rule that did not run says why (`not run (interrupted)`), one the run's
+ * depth could not judge says which depth (`not exercised (quick)`).
+ */
+export const verdictLabel = (r: Pick<RuleRow, 'verdict' | 'cause'>, depth: string = DEFAULT_DEPTH): string =>
+  r.verdict === 'not run' && r.cause
+    ? `not run (${r.cause})`
+    : r.verdict === 'not exercised' && r.cause === 'depth'
+      ? `not exercised (${depth})`
+      : r.verdict;
+
+/** The run's depth and time budget, as the reports name them: `depth quick, time budget 60 s`. */
+export const depthPhrase = (s: Pick<Summary, 'depth' | 'maxTimeMs'>): string =>
+  `depth ${s.depth ?? DEFAULT_DEPTH}${s.maxTimeMs ? `, time budget ${describeDuration(s.maxTimeMs)}` : ''}`;
+
+/** The checks the time budget left out (--max-time). */
+const outOfTime = (s: Summary) => s.checks.filter((c) => c.verdict === 'not run' && c.cause === 'time budget');
 
 /** The checks a stopped run never ran (Ctrl-C, a global timeout). */
 const interrupted = (s: Summary) => s.checks.filter((c) => c.verdict === 'not run' && c.cause === 'interrupted');
@@ -132,11 +157,12 @@ const interrupted = (s: Summary) => s.checks.filter((c) => c.verdict === 'not ru
 /** The console's rule matrix: the table, the requests, the outcome. */
 export function consoleTable(s: Summary, matrixPath: string): string {
   const rows = s.rules;
+  const label = (r: RuleRow) => verdictLabel(r, s.depth);
   const w = Math.max(...rows.map((r) => r.id.length));
-  const v = Math.max(13, ...rows.map((r) => verdictLabel(r).length));
+  const v = Math.max(13, ...rows.map((r) => label(r).length));
   const lines = rows.map(
     (r) =>
-      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${verdictLabel(r).padEnd(v)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
+      `  ${r.id.padEnd(w)}  ${r.level.padEnd(8)}  ${label(r).padEnd(v)}  ${String(r.requests).padStart(5)}  ${withNotes(r)}`,
   );
   const head = `  ${'rule'.padEnd(w)}  level     ${'verdict'.padEnd(v)}  reqs  evidence`;
   const stopped = interrupted(s).length;
@@ -149,7 +175,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
   const deviations = baselineLines(s.deviations);
   return [
     '',
-    `Rule matrix (${rerun(s.seed)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
+    `Rule matrix (${rerun(s.seed)}, ${depthPhrase(s)}${s.shard ? `, shard ${s.shard.current}/${s.shard.total}` : ''})`,
     ...(s.target ? [`Target: ${describeTarget(s.target)}; ${describeInputs(s.target)}`] : []),
     head,
     ...lines,
@@ -159,6 +185,7 @@ export function consoleTable(s: Summary, matrixPath: string): string {
     ...(deviations.length ? [`Baseline ${s.deviations?.file}:`, ...deviations.map((l) => `  ${l}`), ''] : []),
     ...gone,
     ...(stopped ? [`${stopped} check(s) did not run (interrupted): listed in ${matrixPath}.`] : []),
+    ...(outOfTime(s).length ? [`${outOfTime(s).length} check(s) not run (time budget): listed in ${matrixPath}.`] : []),
     `Requests sent: ${s.requests} (${methodsOf(s)}${preflight}) in ${s.durationSeconds.toFixed(1)} s. Rules: ${verdicts.join(', ')}. ` +
       `Matrix: ${matrixPath}`,
     outcomeLine(s.outcome),
@@ -193,7 +220,7 @@ export function markdown(s: Summary): string {
     ...s.outcome.decidedBy.map((line) => `- ${esc(line)}`),
     '',
     ...targetLines(s.target),
-    `Run status: ${s.status}; ${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
+    `Run status: ${s.status}; ${depthPhrase(s)}; ${s.requests} requests (${methodsOf(s)}) in ${s.durationSeconds} s; ${rerun(s.seed)}.`,
     '',
     // A run refused at its set-up judged no rule: no table of rules that did not run.
     ...(s.rules.length
@@ -202,7 +229,7 @@ export function markdown(s: Summary): string {
           '|---|---|---|---|---|---|',
           ...s.rules.map(
             (r) =>
-              `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r)} | ${r.requests} | ${esc(withNotes(r))} |`,
+              `| ${r.id} | ${r.section} | ${r.level} | ${verdictLabel(r, s.depth)} | ${r.requests} | ${esc(withNotes(r))} |`,
           ),
           '',
           ...gridMarkdown(s.rules, s.collections ?? []),
@@ -211,6 +238,9 @@ export function markdown(s: Summary): string {
     ...(findings.length ? ['Findings:', '', ...findings.map((l) => `- ${esc(l)}`), ''] : []),
     ...(interrupted(s).length
       ? ['## Not run (interrupted)', '', ...interrupted(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
+      : []),
+    ...(outOfTime(s).length
+      ? ['## Not run (time budget)', '', ...outOfTime(s).map((c) => `- ${esc(c.check)}: ${esc(c.reason ?? '')}`), '']
       : []),
     ...(deviations.length
       ? [`Baseline \`${s.deviations?.file}\`:`, '', ...deviations.map((l) => `- ${esc(l)}`), '']

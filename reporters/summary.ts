@@ -7,6 +7,8 @@
  */
 
 import type { BaselineInput } from '../core/model/baseline.ts';
+import type { DepthName } from '../core/model/depth.ts';
+import { addTally, type DoorTally } from '../core/model/door-tally.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
 import { isGeneral, type Level, RULES } from '../core/model/rules.ts';
 import type { TargetInfo } from '../core/model/run-context.ts';
@@ -21,7 +23,7 @@ import {
 import { type Deviations, expiredLines, judgeBaseline } from './baseline.ts';
 import { mayFollow } from './blame.ts';
 import { type CollectionCell, cellsOf, collectionsOf } from './collections-grid.ts';
-import { badConfiguration, decideOutcome, type Outcome } from './outcome.ts';
+import { badConfiguration, decideOutcome, type Outcome, type RunFacts } from './outcome.ts';
 
 export interface RuleRow {
   id: string;
@@ -37,6 +39,8 @@ export interface RuleRow {
   mayFollowFrom?: string[];
   /** With other collections than payments (`--collections`): the rule on each (reporters/collections-grid.ts). */
   collections?: Record<string, CollectionCell>;
+  /** The candidate inputs its door checks tried, by source (specs/7-doors.spec.ts); absent without door checks. */
+  doors?: DoorTally;
 }
 
 /** What a run was, besides its checks: enough to decide its outcome again when shards are merged. */
@@ -61,6 +65,10 @@ export interface RunInfo {
   requestMethods?: string[];
   /** What watching every answer cost the run, in CPU milliseconds (core/run/watch.ts); absent when nothing watched. */
   watchCost?: WatchCost;
+  /** How deep the run searched (--depth); a conformance.json of an older version has none: standard. */
+  depth?: DepthName;
+  /** The run's time budget in ms (--max-time), when it had one. */
+  maxTimeMs?: number;
 }
 
 /** What conformance.json holds. */
@@ -90,6 +98,7 @@ export interface SetUpRun {
   requests?: number;
   /** Seconds from the run's start to its refusal. */
   durationSeconds?: number;
+  depth?: DepthName;
 }
 
 /**
@@ -110,6 +119,7 @@ export function setUpSummary(problems: string[], run: SetUpRun = {}): Summary {
     strict: false,
     shard: null,
     target: run.target ?? null,
+    ...(run.depth ? { depth: run.depth } : {}),
   };
   return summarize([], info, problems);
 }
@@ -153,6 +163,7 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
     transportFailures: info.transportFailures,
     strict: info.strict,
     baselineExpired: expiredLines(judged?.deviations),
+    timeBudget: timeBudgetOf(checks, info.maxTimeMs),
   });
   const verdicts = Object.fromEntries(RULE_SEVERITY.map((v) => [v, rows.filter((r) => r.verdict === v).length]));
   return {
@@ -165,6 +176,12 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
     ...(judged ? { deviations: judged.deviations } : {}),
     ...(collections.length ? { collections } : {}),
   };
+}
+
+/** What the time budget left out: its checks not run for it, when the run had one. */
+function timeBudgetOf(checks: readonly CheckRecord[], maxTimeMs: number | undefined): RunFacts['timeBudget'] {
+  if (!maxTimeMs) return undefined;
+  return { maxTimeMs, checksNotRun: checks.filter((c) => c.verdict === 'not run' && c.cause === 'time budget').length };
 }
 
 /** A rule's row: the most telling verdict of its checks (SEVERITY), its evidence, notes and requests. */
@@ -187,5 +204,7 @@ function ruleRow(r: (typeof RULES)[number], checks: readonly CheckRecord[]): Rul
   const cause = worst.cause ? { cause: worst.cause } : {};
   // A note that only repeats the evidence goes.
   const said = notes.filter((n) => n !== `not exercised: ${evidence}`);
-  return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said };
+  const tallies = checks.flatMap((c) => (c.doors ? [c.doors] : []));
+  const doors = tallies.length ? { doors: tallies.reduce(addTally, {}) } : {};
+  return { ...base, verdict, ...cause, evidence, checks: checks.length, requests, notes: said, ...doors };
 }

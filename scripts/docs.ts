@@ -13,6 +13,7 @@ import { AJV_OPTIONS } from '../checks/schemas.ts';
 import { MAX_429_RETRIES, TARGET_GONE_AFTER, TRANSPORT_RETRIES } from '../core/client/http.ts';
 import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
+import { DEPTH_PROFILES } from '../core/model/depth.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
 import { isGeneral, RULES, ruleIdOfTitle } from '../core/model/rules.ts';
 import { BOUNDED_RECORDS, BOUNDED_RUNS } from '../core/run/learn.ts';
@@ -159,7 +160,7 @@ export const FIGURES: Record<string, () => string> = {
   'min-check-limit': () => `${MIN_CHECK_LIMIT_MS / 1000} s`,
   'max-body': () => `${MAX_BODY / 1024 / 1024} MB`,
   'max-limit': () => String(MAX_LIMIT),
-  budget: () => Number(defaultOf('API_MAX_REQUESTS')).toLocaleString('en-US'),
+  budget: () => DEPTH_PROFILES.standard.budget.toLocaleString('en-US'),
   'max-records': () => Number(defaultOf('API_MAX_RECORDS')).toLocaleString('en-US'),
 };
 

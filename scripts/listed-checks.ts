@@ -17,7 +17,7 @@ export interface ListedCheck {
 interface JsonSuite {
   file?: string;
   suites?: JsonSuite[];
-  specs?: Array<{ title: string; file: string }>;
+  specs?: Array<{ title: string }>;
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,11 +36,13 @@ export function listedChecks(collections = ''): ListedCheck[] {
   });
   if (run.status !== 0) throw new Error(`playwright test --list exited ${run.status}: ${run.stderr}`);
   const checks: ListedCheck[] = [];
-  const walk = (s: JsonSuite) => {
-    for (const spec of s.specs ?? []) checks.push({ title: spec.title, file: `specs/${spec.file}` });
-    for (const inner of s.suites ?? []) walk(inner);
+  // A check's own location may be the fixture that declares it for each collection: its file is the spec's, the
+  // top suite's.
+  const walk = (s: JsonSuite, file: string) => {
+    for (const spec of s.specs ?? []) checks.push({ title: spec.title, file: `specs/${file}` });
+    for (const inner of s.suites ?? []) walk(inner, file);
   };
-  for (const s of (JSON.parse(run.stdout) as { suites: JsonSuite[] }).suites) walk(s);
+  for (const s of (JSON.parse(run.stdout) as { suites: JsonSuite[] }).suites) walk(s, s.file ?? '');
   listed.set(collections, checks);
   return checks;
 }

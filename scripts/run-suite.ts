@@ -12,6 +12,8 @@ export interface SuiteRun {
   stdout: string;
   stderr: string;
   seconds: number;
+  /** Each line of stdout with when it came, in ms from the spawn (when asked for: `timed`). */
+  lines?: Array<{ at: number; line: string }>;
 }
 
 export interface SuiteOptions {
@@ -23,10 +25,12 @@ export interface SuiteOptions {
   inherit?: boolean;
   /** Sends `signal` to the command once, as soon as its output so far satisfies `when` (a CI system cancelling). */
   interrupt?: { when: (stdout: string) => boolean; signal: NodeJS.Signals };
+  /** Keep when each line of stdout came (a test of the console's pace). */
+  timed?: boolean;
 }
 
 export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promise<SuiteRun> {
-  const { args = [], timeoutMs = 180_000, inherit = false, interrupt } = opts;
+  const { args = [], timeoutMs = 180_000, inherit = false, interrupt, timed = false } = opts;
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/payment-api-conformance.js', ...args], {
@@ -36,7 +40,16 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
     let stdout = '';
     let stderr = '';
     let interrupted = false;
+    const lines: Array<{ at: number; line: string }> = [];
     child.stdout?.on('data', (d: Buffer) => {
+      if (timed) {
+        const at = performance.now() - started;
+        const [head = '', ...rest] = d.toString('utf8').split('\n');
+        // A line cut across chunks is stamped when its end comes.
+        if (lines.length && !stdout.endsWith('\n')) (lines.at(-1) as { line: string }).line += head;
+        else lines.push({ at, line: head });
+        for (const line of rest) lines.push({ at, line });
+      }
       stdout += d.toString('utf8');
       if (interrupt && !interrupted && interrupt.when(stdout)) {
         interrupted = true;
@@ -49,7 +62,8 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, stdout, stderr, seconds: (performance.now() - started) / 1000 });
+      const seconds = (performance.now() - started) / 1000;
+      resolve({ status, stdout, stderr, seconds, ...(timed ? { lines: lines.filter((l) => l.line !== '') } : {}) });
     });
   });
 }
@@ -59,5 +73,5 @@ export function runSuite(env: NodeJS.ProcessEnv, opts: SuiteOptions = {}): Promi
  * rotated-out key (as in the bundled-mock profile), and no profile that could send the run elsewhere.
  */
 export function againstMock(env: MockEnv): NodeJS.ProcessEnv {
-  return { ...env, API_OLD_KEY: env.API_REVOKED_KEY, CONFORMANCE_PROFILE: '' };
+  return { ...env, CONFORMANCE_PROFILE: '' };
 }

@@ -23,7 +23,10 @@
  *  13. reports: a folder holds one run, whole, naming its target — a set-up mistake after a conformant run leaves
  *      nothing of it, a replay line writes beside the run, a run stopped by SIGTERM keeps its judged checks
  *      (tests/e2e/reports.ts)
- *  14. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
+ *  14. time to verdict: against the mock at 10 requests a second, 40 ms away, a progress line at least every 10 s and
+ *      every report named at the end; --max-time sends nothing after its budget and names what it left out
+ *      (tests/e2e/time-to-verdict.ts)
+ *  15. artifacts: everything the stages wrote under reports/ holds no key and nothing key-shaped
  * Ends with one line `selftest: N passed, M failed`.
  */
 import { spawnSync } from 'node:child_process';
@@ -38,6 +41,7 @@ import { runPackage } from '../tests/e2e/package.ts';
 import { runReports } from '../tests/e2e/reports.ts';
 import { runSameSeed } from '../tests/e2e/same-seed.ts';
 import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
+import { runTimeToVerdict } from '../tests/e2e/time-to-verdict.ts';
 import { scanRequestMethods } from '../tests/support/methods.ts';
 import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
 import { runSuite } from './run-suite.ts';
@@ -216,6 +220,10 @@ await stage('reports', async () =>
     await runReports(),
     'one run per folder, whole, naming its target; replays beside it; SIGTERM keeps verdicts',
   ),
+);
+
+await stage('time-to-verdict', async () =>
+  scenarios(await runTimeToVerdict(), 'a slow, rate-limited mock: the console every 10 s, --max-time kept'),
 );
 
 await stage('artifacts', () => {

@@ -174,3 +174,10 @@ export function describeEntry(e: Pick<BaselineEntry, 'rule' | 'match'>): string 
   const m = typeof e.match === 'string' ? e.match : JSON.stringify(e.match);
   return `${e.rule} ${JSON.stringify(m.length > 80 ? `${m.slice(0, 80)}…` : m)}`;
 }
+
+/** The placeholder reason of a written baseline (--write-baseline): the team replaces it with theirs. */
+export const PLACEHOLDER_REASON = 'TODO: why this deviation is accepted (a ticket, the vendor’s answer)';
+
+/** The entries whose reason is still the placeholder: each is a warning, in the console and in every report. */
+export const placeholderEntries = (entries: readonly BaselineEntry[]): BaselineEntry[] =>
+  entries.filter((e) => e.reason.trim() === PLACEHOLDER_REASON);

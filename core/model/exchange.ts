@@ -3,7 +3,7 @@
  * what came back. It never holds a key: the credential is named by its variable, and whether the answer gave a key
  * back is a short description of where (`header x-api-key`), computed by the client that knew the key.
  */
-import { type Auth, headerPieces, KEY_VARS } from './credentials.ts';
+import { type Auth, headerPieces, KEY_VARS, type KeySlot } from './credentials.ts';
 import type { SafeMethod } from './endpoints.ts';
 
 /**
@@ -12,6 +12,27 @@ import type { SafeMethod } from './endpoints.ts';
  */
 type QueryPair = [name: string, value: string, form?: 'raw' | 'bare'];
 export type QueryPairs = QueryPair[];
+
+/** A configured key inside a value, by its slot (never its value): the client writes the key there at the last moment. */
+export interface KeyRef {
+  slot: KeySlot;
+}
+
+/** A header value as text and keys: what curl prints with the key's variable (`$API_TEST_KEY`) in its place. */
+export type ValuePieces = ReadonlyArray<string | KeyRef>;
+
+/**
+ * Inputs a request carries beside the documented ones (reading "Inputs the spec does not document"): more query
+ * parameters, more headers (a value may hold a configured key, by its slot: never in a URL, which every proxy logs),
+ * and documented headers left out. The door checks send them (core/run/doors.ts); the watcher learns no record from
+ * an answer to such a request (its listing is not the canonical one).
+ */
+export interface ExtraInputs {
+  query?: QueryPairs;
+  headers?: ReadonlyArray<{ name: string; value: ValuePieces }>;
+  /** Documented headers left out (lower-case names): `content-type` on /merchant/status. */
+  omit?: readonly string[];
+}
 
 /**
  * What a request was sent for: the check (its title, its rule, Playwright's test id, which ties the request to the
@@ -49,6 +70,13 @@ export interface Exchange {
   readonly truncated?: true;
   /** What it was sent for (the check, or the preflight); absent outside a check. */
   readonly sentFor?: RequestTag;
+  /** The inputs beside the documented ones it carried (their keys by slot only); absent for a documented request. */
+  readonly extra?: ExtraInputs;
+  /**
+   * An answer the client did not return but asked again after waiting (a 429, or a 503 with Retry-After): seen by the
+   * observers all the same, since it is an answer of the target like any other.
+   */
+  readonly waitedOut?: true;
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;
@@ -72,6 +100,7 @@ export function curlFor(
   auth: Auth,
   method: SafeMethod = 'GET',
   sent: Readonly<Record<string, string>> = {},
+  keyed: ExtraInputs['headers'] = [],
 ): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   let header = '';
@@ -91,8 +120,15 @@ export function curlFor(
     .filter(([name]) => name !== 'accept')
     .map(([name, value]) => ` -H ${quote(`${canonicalName(name)}: ${value}`)}`)
     .join('');
+  // A header that holds a key: in double quotes, the key as its variable.
+  const withKeys = keyed
+    .map(({ name, value }) => {
+      const text = value.map((p) => (typeof p === 'string' ? doubleQuoted(p) : `$${KEY_VARS[p.slot]}`)).join('');
+      return ` -H "${doubleQuoted(canonicalName(name))}: ${text}"`;
+    })
+    .join('');
   const how = method === 'HEAD' ? ' -I' : method === 'OPTIONS' ? ' -X OPTIONS' : '';
-  return `curl -sS -g -i${how}${header}${others} ${quote(url)}`;
+  return `curl -sS -g -i${how}${header}${others}${withKeys} ${quote(url)}`;
 }
 
 /**

@@ -246,3 +246,53 @@ export function hasRun(text: string, alphabet: Uint8Array, length: number): bool
   }
   return false;
 }
+
+/** What a run of an encoding's characters must be at least to be read as encoded text (a record's id and a field). */
+const MIN_ENCODED_TEXT = 24;
+/** The encodings a text is read through as well, besides its escapes (a record Base64-encoded in a debug header). */
+const TEXT_ENCODINGS: ReadonlyArray<{ name: string; run: RegExp; decode: (run: string) => Uint8Array }> = [
+  {
+    name: 'Base64-decoded',
+    run: /[A-Za-z0-9+/]{24,}={0,2}/g,
+    decode: (run) => base64.decode(run.padEnd(Math.ceil(run.length / 4) * 4, '=')),
+  },
+  {
+    name: 'Base64url-decoded',
+    run: /[A-Za-z0-9_-]{24,}={0,2}/g,
+    decode: (run) => base64url.decode(run.padEnd(Math.ceil(run.length / 4) * 4, '=')),
+  },
+  { name: 'hex-decoded', run: /(?:[0-9a-fA-F]{2}){12,}/g, decode: (run) => hex.decode(run.toLowerCase()) },
+];
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Characters an escape view must have saved to count as a reading of its own (six `%7B`s, three `\u0022`s). */
+const MIN_ESCAPED = 12;
+
+/**
+ * Every reading of a text a client may make besides the text itself: each view of its escapes (`views`), and each
+ * run of Base64, Base64url or hex characters long enough to hold a record, decoded where its bytes are UTF-8 text (a
+ * run that decodes to bytes is no text: an id, a hash). The watcher reads headers and bodies through them all.
+ */
+export function readings(text: string): Array<{ how: string; text: string }> {
+  // An escape view counts where escapes wrote a good part of the text (a stray `=12` in `amount=1200` is no encoding).
+  const out = views(text)
+    .slice(1)
+    .filter((v) => text.length - v.text.length >= MIN_ESCAPED)
+    .map((v) => ({ how: v.how, text: v.text }));
+  if (text.length < MIN_ENCODED_TEXT) return out;
+  for (const e of TEXT_ENCODINGS) {
+    const decoded: string[] = [];
+    for (const [run] of text.matchAll(e.run)) {
+      try {
+        const plain = STRICT_UTF8.decode(e.decode(run));
+        // Text, not bytes: printable, with some letters.
+        if (/^[\t\n\r\x20-\x7e\u00a0-\uffff]+$/.test(plain) && /[A-Za-z]{2}/.test(plain)) decoded.push(plain);
+      } catch {
+        // not this encoding, or not text
+      }
+    }
+    const joined = decoded.join('\n');
+    // Base64 without `+` or `/` is Base64url too: one reading.
+    if (decoded.length > 0 && !out.some((r) => r.text === joined)) out.push({ how: e.name, text: joined });
+  }
+  return out;
+}

@@ -9,6 +9,7 @@
 import type { BaselineInput } from './baseline.ts';
 import { KEY_VARS } from './credentials.ts';
 import type { Target } from './target.ts';
+import { describeDuration } from './time-budget.ts';
 
 /** Which target a run checks, as every report names it: never a key, never a query. */
 export interface TargetInfo {
@@ -49,11 +50,15 @@ export interface RunFiles {
   requestLog: string;
   /** Each process's watched answers (core/run/watch.ts), judged by the checks of every answer. */
   watch: string;
+  /** The run's check log (core/run/check-log.ts): the plan, and what each check began and cost, for the time budget. */
+  checks: string;
 }
 
 export interface RunContext {
   /** The run's main process, which resolved and published it. */
   pid: number;
+  /** When the command started (ms since epoch): the run-wide clock of the time budget (--max-time). */
+  startedAt: number;
   /** Which target, as every report names it. */
   target: TargetInfo;
   settings: TargetSettings;
@@ -80,6 +85,8 @@ export interface RunContext {
 
 /** The environment variable that carries the run context to the workers and reporters. */
 export const RUN_VAR = 'CONFORMANCE_RUN';
+/** When the command started (ms since epoch), set by the command for the run it starts: the time budget's clock. */
+export const STARTED_VAR = 'CONFORMANCE_STARTED_AT';
 
 /** Publishes the run context (main process): the workers started after inherit it. */
 export function publishRun(run: RunContext, env: NodeJS.ProcessEnv = process.env): void {
@@ -120,6 +127,12 @@ export function targetInfo(target: Target, suiteVersion: string): TargetInfo {
 export function describeTarget(t: TargetInfo): string {
   const where = t.bundledMock ? `${t.baseURL} (the bundled mock)` : t.baseURL;
   return `${where}, profile ${t.profile}, payment-api-conformance ${t.suiteVersion}`;
+}
+
+/** The run's depth and time budget in words: `depth quick, time budget 60 s`. */
+export function describeDepth(settings: Pick<Target, 'depth' | 'maxTimeMs'>): string {
+  const budget = settings.maxTimeMs > 0 ? `, time budget ${describeDuration(settings.maxTimeMs)}` : '';
+  return `depth ${settings.depth.name}${budget}`;
 }
 
 /** The optional inputs in one line: `optional inputs: API_LIVE_KEY, LIVE_MERCHANT_ID; not configured: …`. */

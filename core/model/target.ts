@@ -4,6 +4,7 @@
  * thoroughly to check it.
  */
 import type { KeySlot } from './credentials.ts';
+import type { DepthProfile } from './depth.ts';
 
 export interface Target {
   /** Base URL without a trailing slash; may carry a path prefix. */
@@ -27,7 +28,14 @@ export interface Target {
   checkTimeoutMs?: number;
   strict: boolean;
   fcSeed: number | undefined;
+  /** Cases per property at depth standard, its examples counted (FC_NUM_RUNS); the depth scales the drawn ones. */
   fcNumRuns: number;
+  /** A vocabulary file of the user's (API_VOCABULARY, `--vocabulary`), absolute: more names for the door checks. */
+  vocabulary?: string;
+  /** How deep the run searches (--depth, CONFORMANCE_DEPTH): what every check may spend (core/model/depth.ts). */
+  depth: DepthProfile;
+  /** The run's time budget in ms (--max-time, CONFORMANCE_MAX_TIME); 0: none (core/model/time-budget.ts). */
+  maxTimeMs: number;
   /**
    * Which checks run: CONFORMANCE_GREP (`--grep`) over the titles and, for the live profile, only the cutover
    * checklist (@cutover); both must match, so a grep never widens a live run. Undefined: every check.

@@ -1,10 +1,12 @@
 /**
  * What a check works with, handed to its body by `settle` (fixtures/test.ts): the target, the worker's client, the
- * rule its title names, its title (which seeds its properties and names it in replay lines) and its notes — what a
- * reader of its verdict should know besides (a set read in part, an empty listing compared).
+ * rule its title names, its title (which seeds its properties and names it in replay lines), the run's depth, and its
+ * notes — what a reader of its verdict should know besides (a set read in part, an empty listing compared).
  */
 
 import type { ApiClient } from '../client/http.ts';
+import type { DepthName, DepthProfile } from '../model/depth.ts';
+import type { DoorTally } from '../model/door-tally.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
@@ -24,11 +26,17 @@ export interface CheckContext {
   unexercised: string[];
   /** Whether it drew cases from the run's seed (a property, core/run/property.ts): its record says so. */
   seeded?: boolean;
+  /** A door check's candidate inputs tried, by source (core/run/doors.ts): its record says so. */
+  doors?: DoorTally;
+  /** How deep the run searches (--depth): what the check may spend (core/model/depth.ts). The target's, once. */
+  depth: DepthProfile;
+  /** Why the run's depth cannot judge the check's rule soundly (`beyondDepth`): its verdict is "not exercised". */
+  beyond?: string;
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */
 export function checkContext(target: Target, api: ApiClient, rule: RuleId, title: string = rule): CheckContext {
-  return { target, api, rule, title, notes: new Set(), reads: [], unexercised: [] };
+  return { target, api, rule, title, depth: target.depth, notes: new Set(), reads: [], unexercised: [] };
 }
 
 /**
@@ -51,4 +59,21 @@ export class NotRun extends Error {
  */
 export function notExercised(ctx: Pick<CheckContext, 'unexercised'>, reason: string): void {
   if (!ctx.unexercised.includes(reason)) ctx.unexercised.push(reason);
+}
+
+/**
+ * Says that the run's depth cannot judge the check's rule soundly — a walk quick has no budget for — and why: the check
+ * sends nothing more, and unless it found a violation its verdict is "not exercised (quick)", never a bare pass.
+ * Returns whether the run is that shallow (`shallow`: quick unless told), so that a check stops in one call:
+ *
+ *   if (beyondDepth(ctx, 'a walk at every limit of the whole set takes about 100 requests')) return;
+ */
+export function beyondDepth(
+  ctx: Pick<CheckContext, 'depth' | 'beyond'>,
+  reason: string,
+  shallow: readonly DepthName[] = ['quick'],
+): boolean {
+  if (!shallow.includes(ctx.depth.name)) return false;
+  ctx.beyond = ctx.beyond ? `${ctx.beyond}; ${reason}` : `at depth ${ctx.depth.name}: ${reason}`;
+  return true;
 }

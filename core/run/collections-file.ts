@@ -48,7 +48,7 @@ export function parseFile(file: string, what = '--collections (API_COLLECTIONS)'
   const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
-      doc.errors.slice(0, 5).map((e) => {
+      doc.errors.map((e) => {
         const pos = e.linePos?.[0];
         const what = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
         return `${file}${pos ? ` line ${pos.line}` : ''}: not JSON or YAML: ${what}`;
@@ -143,16 +143,33 @@ function describeError(e: ErrorObject): string {
   }
 }
 
-/** The collections a collections file declares (not an OpenAPI document), checked; throws ConfigError. */
+/**
+ * The collections a collections file declares (not an OpenAPI document), checked; throws ConfigError naming every
+ * mistake of the file at once: each entry the schema accepts is checked further even when another is refused.
+ */
 export function collectionsOfFile(parsed: ParsedFile): Collection[] {
   const { file } = compiled();
-  if (!file(parsed.value)) throw new ConfigError(schemaProblems(file.errors ?? [], parsed));
-  const declared = (parsed.value as { collections: DeclaredCollection[] }).collections;
-  const problems: string[] = [];
-  const out = declared.map((d, i) => resolveCollection(d, parsed, `/collections/${i}`, problems));
-  problems.push(...duplicates(out, parsed, (i) => `/collections/${i}/name`));
+  const problems = file(parsed.value) ? [] : schemaProblems(file.errors ?? [], parsed);
+  const declared = (parsed.value as { collections?: unknown } | null)?.collections;
+  if (!Array.isArray(declared)) throw new ConfigError(problems);
+  const refused = new Set((file.errors ?? []).map((e) => /^\/collections\/(\d+)(?:\/|$)/.exec(e.instancePath)?.[1]));
+  const out: Collection[] = [];
+  declared.forEach((d: DeclaredCollection, i) => {
+    if (!refused.has(String(i))) out.push(resolveCollection(d, parsed, `/collections/${i}`, problems));
+  });
+  // Names are compared across every entry that has one, refused or not (a name of its own for one without).
+  const names = declared.map((d: { name?: unknown } | null, i) => ({
+    name: typeof d?.name === 'string' ? d.name : `\0${i}`,
+  }));
+  problems.push(...duplicates(names, parsed, (i) => `/collections/${i}/name`));
   if (problems.length > 0) throw new ConfigError(problems);
   return out;
+}
+
+/** Problems as `FILE line N (/pointer): …`, in the order of their lines (those without a line first, as found). */
+export function inLineOrder(problems: readonly string[]): string[] {
+  const line = (p: string) => Number(/^.*? line (\d+) \(/.exec(p)?.[1] ?? 0);
+  return [...problems].sort((a, b) => line(a) - line(b));
 }
 
 /** What is wrong with an OpenAPI operation's `x-conformance` (the file format's extension schema); [] when nothing. */

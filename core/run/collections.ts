@@ -7,8 +7,9 @@
  */
 import { resolve } from 'node:path';
 import { COLLECTIONS_VAR, type Collection } from '../model/collection.ts';
-import { collectionsOfFile, parseFile } from './collections-file.ts';
+import { collectionsOfFile, inLineOrder, parseFile } from './collections-file.ts';
 import { collectionsOfOpenApi } from './collections-openapi.ts';
+import { ConfigError } from './config.ts';
 
 export interface LoadedCollections {
   collections: Collection[];
@@ -16,12 +17,20 @@ export interface LoadedCollections {
   notes: string[];
 }
 
-/** The collections FILE declares, checked and with their defaults; throws ConfigError. */
+/**
+ * The collections FILE declares, checked and with their defaults; throws ConfigError naming every mistake of the file
+ * in the order of its lines, so that one run says all there is to fix.
+ */
 export async function loadCollections(file: string, cwd = process.cwd()): Promise<LoadedCollections> {
-  const parsed = parseFile(resolve(cwd, file));
-  const value = parsed.value;
-  if (typeof value === 'object' && value !== null && 'openapi' in value) return collectionsOfOpenApi(parsed);
-  return { collections: collectionsOfFile(parsed), notes: [] };
+  try {
+    const parsed = parseFile(resolve(cwd, file));
+    const value = parsed.value;
+    if (typeof value === 'object' && value !== null && 'openapi' in value) return await collectionsOfOpenApi(parsed);
+    return { collections: collectionsOfFile(parsed), notes: [] };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(inLineOrder(error.problems), error.target);
+  }
 }
 
 /** Publishes the collections to the workers (they inherit the main process's environment). */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { BaselineError, type BaselineInput, parseBaseline, today } from '../model/baseline.ts';
 import { KEY_VARS, type KeySlot } from '../model/credentials.ts';
-import { type RunContext, type RunFiles, targetInfo } from '../model/run-context.ts';
+import { type RunContext, type RunFiles, STARTED_VAR, targetInfo } from '../model/run-context.ts';
 import { registerSecret } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
 import { type BundledMockEnv, grepOf, isPort } from './config.ts';
@@ -45,6 +45,7 @@ export function runContext(target: Target, place: RunPlace, pickSeed: () => numb
   const port = env.CONFORMANCE_MOCK_PORT?.trim();
   return {
     pid: process.pid,
+    startedAt: startedAt(env),
     target: targetInfo(target, suiteVersion()),
     settings,
     seed: fcSeed ?? pickSeed(),
@@ -55,6 +56,17 @@ export function runContext(target: Target, place: RunPlace, pickSeed: () => numb
     ...place,
     ...(target.bundledMock ? { mockPort: port && isPort(port) ? Number(port) : 0 } : {}),
   };
+}
+
+/**
+ * When the run started: the command's start (it sets CONFORMANCE_STARTED_AT), else this process's (Playwright started
+ * directly). The time budget counts from here, so that the command's own start counts too.
+ */
+function startedAt(env: NodeJS.ProcessEnv): number {
+  const given = Number(env[STARTED_VAR]);
+  return Number.isFinite(given) && given > 0 && given <= Date.now()
+    ? given
+    : Math.round(Date.now() - process.uptime() * 1000);
 }
 
 /**

@@ -72,7 +72,7 @@ const BASE_URL_SHAPE =
   '(a path prefix is allowed, e.g. https://gateway.example.com/payment-api)';
 
 /** How an answer reads in a sentence: `HTTP 404 text/html (an HTML page titled "Error response")`. */
-function describeAnswer(s: Extract<Seen, { kind: 'answer' }>): string {
+export function describeAnswer(s: Extract<Seen, { kind: 'answer' }>): string {
   const type = s.contentType.split(';')[0]?.trim() || 'no Content-Type';
   const what: Record<BodyKind, string> = {
     json: 'JSON',

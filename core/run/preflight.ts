@@ -8,7 +8,9 @@
  *     https:// meets plain HTTP or http:// meets TLS), and not with a redirect (never followed: a key must never go to
  *     another host; exit 2, the Location named without its query);
  *  2. each valid key configured (test, live, restricted) on /merchant/status and on its own merchant's listing
- *     (limit=1); the test key on LIVE_MERCHANT_ID and OTHER_SANDBOX_MERCHANT_ID when they are configured.
+ *     (limit=1); the test key on LIVE_MERCHANT_ID and OTHER_SANDBOX_MERCHANT_ID when they are configured;
+ *  3. once the target is the API, each declared collection's listing (--collections), once: a 404 or an HTML page
+ *     there is a path the target does not serve (preflight-collections.ts).
  *
  * Then, in this order: an answer that is not the API (no JSON anywhere; 404 on /merchant/status for every key) is a
  * bad API_BASE_URL; a key refused with 401 on both endpoints while another is accepted (or every key refused) is a bad
@@ -18,11 +20,13 @@
  * merchant found by one key and not by another (MODE-TEST-LIVE, MODE-LIVE-LIVE, MODE-TEST-SANDBOX).
  */
 import { ApiClient, BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
+import type { Collection } from '../model/collection.ts';
 import { type Auth, asKey, type KeySlot, NO_AUTH, VALID_SLOTS } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
 import { paymentsPath, STATUS_PATH } from '../model/listing.ts';
 import type { PreflightReport } from '../model/run-context.ts';
 import type { Target } from '../model/target.ts';
+import { type CollectionStep, collectionSteps, unservedCollections } from './preflight-collections.ts';
 import {
   type BodyKind,
   decide,
@@ -116,13 +120,18 @@ const authOf = (slot: 'none' | KeySlot): Auth => (slot === 'none' ? NO_AUTH : as
 /** A client of the preflight's for a target (global setup hands in the run's: its ledger, its request log, tagged). */
 type PreflightClient = (target: Target) => ApiClient;
 
-/** Sends the preflight's requests (stopping at the first that fails or redirects) and decides. */
+/**
+ * Sends the preflight's requests (stopping at the first that fails or redirects) and decides; then, when the target
+ * is the API, asks each declared collection's listing once (preflight-collections.ts).
+ */
 export async function runPreflight(
   target: Target,
   client: PreflightClient = (t) => new ApiClient(t),
+  collections: readonly Collection[] = [],
 ): Promise<PreflightReport> {
   const api = client(target);
   const probes: Probe[] = [];
+  const asked: Array<CollectionStep & { seen: Seen }> = [];
   let answeringBase: string | undefined;
   try {
     for (const step of plan(target)) {
@@ -136,10 +145,30 @@ export async function runPreflight(
     if (status.length > 0 && status.every((p) => p.seen.kind === 'answer' && p.seen.status === 404)) {
       answeringBase = await shorterBase(target, client);
     }
+    if (decide(factsOf(target, probes)).decision === 'go') {
+      for (const step of collectionSteps(target, collections)) {
+        const seen = await ask(api, target, step.path, asKey(step.auth), [['limit', '1']], client);
+        if (seen === undefined) break;
+        asked.push({ ...step, seen });
+      }
+    }
   } finally {
     await api.close();
   }
-  const facts: PreflightFacts = {
+  const decided = decide({ ...factsOf(target, probes), answeringBase });
+  const unserved = decided.decision === 'go' ? unservedCollections(asked) : [];
+  const times = probes.flatMap((p) => (p.seen.kind === 'answer' ? [p.seen.ms] : [])).sort((a, b) => a - b);
+  return {
+    ...decided,
+    ...(unserved.length ? { decision: 'configuration' as const, problems: unserved } : {}),
+    requests: api.sent,
+    ...(times.length > 0 ? { latencyMs: Math.round(times[Math.floor(times.length / 2)] as number) } : {}),
+  };
+}
+
+/** What the decision reads of the target and the probes. */
+function factsOf(target: Target, probes: Probe[]): PreflightFacts {
+  return {
     baseURL: target.baseURL,
     merchants: {
       SANDBOX_MERCHANT_ID: target.merchants.sandbox,
@@ -147,14 +176,7 @@ export async function runPreflight(
       OTHER_SANDBOX_MERCHANT_ID: target.merchants.otherSandbox,
     },
     probes,
-    answeringBase,
     liveSlots: VALID_SLOTS.filter((slot) => target.keys[slot]?.startsWith('sk_live_')),
-  };
-  const times = probes.flatMap((p) => (p.seen.kind === 'answer' ? [p.seen.ms] : [])).sort((a, b) => a - b);
-  return {
-    ...decide(facts),
-    requests: api.sent,
-    ...(times.length > 0 ? { latencyMs: Math.round(times[Math.floor(times.length / 2)] as number) } : {}),
   };
 }
 

@@ -4,12 +4,13 @@
  * exhausted budget, a target that stopped answering or a crash of the check's own code make it inconclusive, with
  * the cause; a missing optional input means it did not run.
  */
-import { BudgetExhausted, TargetGone, TransportError } from '../client/http.ts';
+import { BudgetExhausted, TargetGone, TimeBudgetSpent, TransportError } from '../client/http.ts';
 import { type RuleId, rule } from '../model/rules.ts';
 import { redact } from '../model/secrets.ts';
 import {
   type Cause,
   type CheckRecord,
+  type NotRunCause,
   notRunRecord,
   RuleViolation,
   reproductionOf,
@@ -30,19 +31,20 @@ export class WrongRule extends Error {
   }
 }
 
-const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>, requests: number) => ({
+const base = (ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded' | 'doors'>, requests: number) => ({
   rule: ctx.rule,
   check: ctx.title,
   reproduction: [] as string[],
   requests,
   notes: [...ctx.notes].map(redact),
   ...(ctx.seeded ? { seeded: true as const } : {}),
+  ...(ctx.doors ? { doors: ctx.doors } : {}),
 });
 
 /** The record of a check that did not start: an optional input is missing, or the run left it out. */
 export function notRun(
   ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'seeded'>,
-  cause: Extract<Cause, 'needs input' | 'blocked' | 'not selected' | 'interrupted'>,
+  cause: NotRunCause,
   reason: string,
 ): CheckRecord {
   const { seeded, ...plain } = base(ctx, 0);
@@ -63,13 +65,20 @@ export function asOwnViolation(error: unknown, rule: RuleId): unknown {
 
 /** The record of a check that ran, from how its body ended. */
 export function recordOf(
-  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised' | 'seeded'>,
+  ctx: Pick<CheckContext, 'rule' | 'title' | 'notes' | 'unexercised' | 'seeded' | 'doors'> & { beyond?: string },
   ending: Ending,
   requests: number,
 ): CheckRecord {
   const done = base(ctx, requests);
   if (ending.threw && ending.error instanceof NotRun) {
     return { ...notRun(ctx, ending.error.kind, ending.error.message), requests };
+  }
+  if (ending.threw && ending.error instanceof TimeBudgetSpent) {
+    return { ...notRun(ctx, 'time budget', `${ending.error.message} after ${requests} request(s)`), requests };
+  }
+  if (!ending.threw && ctx.beyond) {
+    const why = [ctx.beyond, ...ctx.unexercised].join('; ');
+    return { ...done, verdict: 'not exercised', cause: 'depth', reason: redact(why) };
   }
   if (!ending.threw && ctx.unexercised.length > 0) {
     return { ...done, verdict: 'not exercised', cause: 'data', reason: redact(ctx.unexercised.join('; ')) };

@@ -21,15 +21,11 @@ import { envelopeOfJson } from '../model/listing.ts';
 import type { Presenter, Provenance, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
 import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
+import { contentOf } from './answer-content.ts';
 import { collectionScope, isOwnCollectionPath, restrictedMayList } from './collection-scope.ts';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** At most this many objects are kept of one answer (a body of a million objects stays cheap). */
-const MAX_OBJECTS = 500;
-/** Embedded JSON is looked for in the first this-many characters of a text that is not JSON itself. */
-const MAX_SCAN = 256 * 1024;
 
 /** Who presented what, from the request's credential. */
 export function presenterOf(e: Pick<Exchange, 'auth'>): Presenter {
@@ -50,10 +46,14 @@ export function foldMerchantId(raw: string): string {
       break;
     }
   }
-  return id
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/^[\s.]+|[\s.]+$/gu, '');
+  return (
+    id
+      .normalize('NFKC')
+      // A lookup that sanitises its input drops control and format characters (NUL, a zero-width space) anywhere.
+      .replace(/[\p{Cc}\p{Cf}]/gu, '')
+      .toLowerCase()
+      .replace(/^[\s.]+|[\s.]+$/gu, '')
+  );
 }
 
 /** What a request asked for and as whom: a list of one of the run's collections (payments first), or another path. */
@@ -72,80 +72,6 @@ export function scopeOf(
   const mayList = restrictedMayList(collections);
   if (presenter === 'restricted' && mayList.length > 0) scope.mayList = mayList;
   return scope;
-}
-
-/** Objects of a JSON value that may be records: with an `id` and another field, or with three fields or more. */
-function collect(value: unknown, where: string, into: Array<{ where: string; value: Row }>, skip?: unknown): void {
-  if (into.length >= MAX_OBJECTS) return;
-  if (Array.isArray(value)) {
-    for (const v of value) collect(v, where, into, skip);
-    return;
-  }
-  if (!isRow(value)) return;
-  if (value !== skip) {
-    const keys = Object.keys(value);
-    if (('id' in value && keys.length >= 2) || keys.length >= 3) into.push({ where, value });
-  }
-  for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) collect(v, where, into, skip);
-}
-
-/** JSON objects written inside a text (an HTML error page, a log line, a header): each balanced `{…}` that parses. */
-function embedded(text: string): unknown[] {
-  const out: unknown[] = [];
-  const s = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-  const plain = s.includes('&') ? s.replace(/&quot;|&#34;|&#x22;/gi, '"').replace(/&amp;/gi, '&') : s;
-  let attempts = 0;
-  for (let start = plain.indexOf('{'); start >= 0 && attempts < 200; start = plain.indexOf('{', start + 1)) {
-    attempts += 1;
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < plain.length; i++) {
-      const c = plain[i];
-      if (inString) {
-        if (c === '\\') i += 1;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === '{') depth += 1;
-      else if (c === '}' && --depth === 0) {
-        try {
-          out.push(JSON.parse(plain.slice(start, i + 1)));
-          start = i;
-        } catch {
-          // not JSON: the next `{` may start some
-        }
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-/** A text is kept up to this many characters. */
-const MAX_TEXT = 64 * 1024;
-/** Shorter strings and header values cannot hold a record's id and another of its fields. */
-const MIN_TEXT = 24;
-
-/**
- * Where an answer may write a record out of JSON: a body that is not JSON, the long strings of a JSON body (a message
- * that quotes a payment), the header values.
- */
-function textsOf(e: Exchange): Array<{ where: string; text: string }> {
-  const out: Array<{ where: string; text: string }> = [];
-  const cut = (t: string) => (t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t);
-  if (e.json === undefined && e.text.length >= MIN_TEXT) out.push({ where: 'body', text: cut(e.text) });
-  if (e.json !== undefined) {
-    const strings: string[] = [];
-    const walk = (v: unknown): void => {
-      if (typeof v === 'string' && v.length >= MIN_TEXT) strings.push(v);
-      else if (Array.isArray(v)) for (const x of v) walk(x);
-      else if (isRow(v)) for (const x of Object.values(v)) walk(x);
-    };
-    walk(e.json);
-    if (strings.length > 0) out.push({ where: 'body (its strings)', text: cut(strings.join('\n')) });
-  }
-  const headers = Object.entries(e.headers).filter(([, v]) => v.length >= MIN_TEXT);
-  if (headers.length > 0) out.push({ where: 'headers', text: cut(headers.map(([n, v]) => `${n}: ${v}`).join('\n')) });
-  return out;
 }
 
 /** Keeps every answer of a worker's client for the run's provenance and key checks. */
@@ -176,7 +102,6 @@ export class AnswerWatch {
       curl: redactAssembled(e.curl),
       scope,
     };
-    const objects: Array<{ where: string; value: Row }> = [];
     // A 2xx envelope (never `{...e}`: spreading the exchange would run its lazy key scan).
     const env = e.status >= 200 && e.status < 300 ? envelopeOfJson(e.json) : undefined;
     const learnable = env !== undefined && this.isOwnListing(e, scope);
@@ -194,25 +119,12 @@ export class AnswerWatch {
         return true;
       });
       if (fresh.length > 0) answer.learned = { provenance, records: fresh };
-      // What else the envelope carries (an extra field holding records) is judged like any answer's content.
-      for (const [k, v] of Object.entries(env as unknown as Row)) {
-        if (k !== 'data' && typeof v === 'object' && v !== null) collect(v, `body field ${k}`, objects);
-      }
-    } else if (e.json !== undefined) {
-      // An envelope is no record; what it holds is looked at.
-      const envelope = isRow(e.json) && Array.isArray(e.json.data) ? e.json : undefined;
-      collect(e.json, 'body', objects, envelope);
-    } else if (e.text.includes('{')) {
-      for (const o of embedded(e.text)) collect(o, 'body (JSON inside the text)', objects);
     }
-    for (const [name, value] of Object.entries(e.headers)) {
-      if (!value.includes('{')) continue;
-      for (const o of embedded(value)) collect(o, `header ${name}`, objects);
-    }
+    // A listing a valid key may read is its records (what else its envelope carries is judged like any answer's
+    // content); its headers are judged like any answer's: a record written into a header of one's own listing is
+    // still another listing's record.
+    const { objects, texts } = contentOf(e, { body: true, ...(learnable ? { own: env as unknown as Row } : {}) });
     if (objects.length > 0) answer.objects = objects;
-    // A listing a valid key may read is its records; its headers are judged like any answer's (a record written
-    // into a header of one's own listing is still another listing's record).
-    const texts = learnable ? textsOf(e).filter((t) => t.where === 'headers') : textsOf(e);
     if (texts.length > 0) answer.texts = texts;
     const t0 = performance.now();
     const leak = e.keyLeak;
@@ -224,6 +136,8 @@ export class AnswerWatch {
   /** A valid key with the permission, on the canonical path of a merchant its mode may list: its own records. */
   private isOwnListing(e: Exchange, s: Scope): boolean {
     if (s.method !== 'GET' || (s.presenter !== 'test' && s.presenter !== 'live')) return false;
+    // Inputs the spec does not document may have changed what it shows: it is judged, never learned from.
+    if (e.extra) return false;
     // A key of a mode the collection lists, on its path for the merchant (sandbox merchants: test only).
     const collection = this.collections.find((c) => (c.spec ? undefined : c.name) === s.collection);
     if (!collection?.access.modes.includes(s.presenter)) return false;

@@ -10,6 +10,7 @@ import { AUTH_FAULTS } from './auth.ts';
 import { AUTH_HEADER_FAULTS } from './auth-header.ts';
 import { AUTHORIZE_FAULTS } from './authorize.ts';
 import { CAP_FAULTS } from './cap.ts';
+import { DOOR_FAULTS } from './doors.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
 import type { Fault } from './fault.ts';
 import { FILTER_SORT_FAULTS } from './filter-sort.ts';
@@ -40,6 +41,7 @@ export const FAULTS: readonly Fault[] = [
   ...REFUSAL_FAULTS,
   ...METHOD_FAULTS,
   ...SPELLING_FAULTS,
+  ...DOOR_FAULTS,
 ];
 
 const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

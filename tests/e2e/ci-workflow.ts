@@ -15,8 +15,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { main as fidelity } from '../../fidelity/main.ts';
 import { startMock } from '../../mock/index.ts';
-import { main as fidelity } from '../../scripts/fidelity/main.ts';
 import { runSuite, type SuiteRun } from '../../scripts/run-suite.ts';
 import { ensureChromium, launchChromium, openFromDisk } from '../support/browser.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';
@@ -227,7 +227,7 @@ export async function runCiWorkflow(): Promise<CiResult[]> {
       return file;
     });
     const quiet = { out: () => {}, err: () => {} };
-    const fidelityCode = await fidelity([...envFiles, '--out', fidelityOut, '--runs', '4'], quiet);
+    const fidelityCode = await fidelity([...envFiles, '--reports', fidelityOut, '--runs', '4'], quiet);
     const allure = await runSuite(cleanEnv(), { args: ['report', '--reports', other.dir] });
     const chromium = ensureChromium();
     if (!chromium.ok) {

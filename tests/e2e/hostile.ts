@@ -370,6 +370,23 @@ const CASES: Case[] = [
   misconfigured('mock: a merchant that does not exist', /SANDBOX_MERCHANT_ID=msb_nope is not found/, () => ({
     SANDBOX_MERCHANT_ID: 'msb_nope',
   })),
+  // A declared collection's path the target does not serve: exit 2 in the preflight's seconds, the collection named
+  // (an OpenAPI document's collection takes the name of its path's last segment).
+  {
+    scenario: 'mock: an OpenAPI document whose listing the target does not serve',
+    exit: 2,
+    phrase:
+      /Collection refundz \(.+\): GET \/payments\/n1\/merchant\/\w+\/refundz\?limit=1 with API_TEST_KEY answered HTTP 404/,
+    expected: 10,
+    start: async () => {
+      const mock = await startMock({ port: 0 });
+      const file = 'reports/hostile/wrong-path.openapi.yaml';
+      mkdirSync('reports/hostile', { recursive: true });
+      const document = readFileSync('examples/openapi.yaml', 'utf8').replace('}/refunds:', '}/refundz:');
+      writeFileSync(file, document);
+      return { env: againstMock(mock.env), args: ['--collections', file], stop: mock.stop };
+    },
+  },
   misconfigured(
     'mock: a wrong path prefix',
     /answers 404 to GET \/merchant\/status for every key .* API_BASE_URL=http:\/\/127\.0\.0\.1:\d+\./,
@@ -425,7 +442,10 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 /** The hang guard: a case fails for its time only past this many times what it takes on a quiet machine. */
 const HANG_GUARD = 3;
-/** The preflight's requests at most: no key, 3 keys on 2 endpoints, 2 more merchants, 3 shorter prefixes, retries. */
+/**
+ * The preflight's requests at most: no key, 3 keys on 2 endpoints, 2 more merchants, 3 shorter prefixes, retries, and
+ * one per declared collection.
+ */
 const PREFLIGHT_MAX_REQUESTS = 16;
 
 /**

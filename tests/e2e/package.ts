@@ -11,6 +11,7 @@
  *   - `.env` in the current folder naming a closed port: exit 3 (inconclusive), one "unreachable" message;
  *   - `--env-file`, `--reports` and `--grep` against the mock with a PAG-TOTAL fault: exit 1, PAG-TOTAL decides;
  *   - `--collections` with the package's example OpenAPI document lists the refunds checks; a bad file: exit 2;
+ *   - `fidelity` compares two mocks and `fidelity --calibrate` calibrates the mock (package-fidelity.ts);
  * then everything those runs wrote and printed is scanned for keys.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import variables from '../../core/run/variables.json' with { type: 'json' };
 import { startMock } from '../../mock/index.ts';
 import { closedPort } from '../support/hostile-targets.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';
+import { fidelityScenario } from './package-fidelity.ts';
 import { CANARY_KEYS } from './secrets-canary.ts';
 
 export interface PackageResult {
@@ -286,6 +288,9 @@ export async function runPackage(): Promise<PackageResult[]> {
       ],
       `report exit ${html.status} (conformance.html; Allure: how to get it); --list-rules exit ${rules.status}`,
     );
+
+    const fidelity = await fidelityScenario(app, (args, log, via) => command(app, args, cleanEnv(), log, via));
+    report('fidelity (compare, --calibrate, the mock loading the calibration)', fidelity.problems, fidelity.detail);
 
     // What those runs wrote and printed; the env files are the user's own and hold keys by design.
     rmSync(join(app, 'faulty.env'));

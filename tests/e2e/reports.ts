@@ -68,14 +68,19 @@ function lacksTarget(dir: string, baseURL: string, profile: string): string[] {
   const header = /<header[^>]*>[\s\S]*?<\/header>/.exec(read('conformance.html'))?.[0] ?? '';
   if (!header.includes(`Target: ${baseURL}`) || !header.includes(`profile ${profile}`))
     problems.push('conformance.html: the target is not in its first screen');
+  // The depth too, beside the target (--depth: standard unless told).
+  if (!header.includes('; depth ')) problems.push('conformance.html: the depth is not in its first screen');
   if (!read('conformance.md').includes(`Target: ${baseURL}`)) problems.push('conformance.md does not name the target');
+  if (!/; depth \w+/.test(read('conformance.md'))) problems.push('conformance.md does not name the depth');
   const junit = read('junit.xml');
   const target = `<property name="target" value="${baseURL}`;
   for (const element of ['testsuite', 'testcase']) {
     const all = junit.match(new RegExp(`<${element} [^>]*>(<properties>.*?</properties>)?`, 'g')) ?? [];
-    const without = all.filter((e) => !e.includes(target) || !e.includes(`profile ${profile}`));
+    const without = all.filter(
+      (e) => !e.includes(target) || !e.includes(`profile ${profile}`) || !e.includes('<property name="depth"'),
+    );
     if (all.length === 0 || without.length)
-      problems.push(`junit.xml: ${without.length} of ${all.length} <${element}> lack the target`);
+      problems.push(`junit.xml: ${without.length} of ${all.length} <${element}> lack the target or the depth`);
   }
   return problems;
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { KEY_VARS } from '../../core/model/credentials.ts';
 import { type CliIo, main, USAGE } from '../../mock/cli.ts';
 import { FAULTS, IDENTITY, startMock, TEST_CA, VARIANT_DIMENSIONS } from '../../mock/index.ts';
 
@@ -58,14 +59,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Every variable the suite reads for what the mock has: its address, every key slot (the old key too), its merchants. */
 const ENV_LINES = [
   'API_BASE_URL',
-  'API_TEST_KEY',
-  'API_LIVE_KEY',
-  'API_RESTRICTED_KEY',
-  'API_REVOKED_KEY',
+  ...Object.values(KEY_VARS),
   'SANDBOX_MERCHANT_ID',
   'LIVE_MERCHANT_ID',
+  'OTHER_SANDBOX_MERCHANT_ID',
+  'API_DEFAULT_LIMIT',
 ] as const;
 
 function envOf(stdout: string): Record<string, string> {

@@ -79,6 +79,17 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     const env = await page(base, SANDBOX, 'filter[status]=&sort=');
     assert.equal(env.total, truth.length);
   },
+  'integers=strict': async (base) => {
+    for (const query of ['offset=010', 'offset=2147483648', 'limit=0100', `limit=${'9'.repeat(30)}`]) {
+      const res = await call(base, list(SANDBOX, query));
+      assert.equal(res.status, 400, query);
+      assert.equal((res.body as { success?: unknown }).success, false, query);
+    }
+    assertEnvelope(await page(base, SANDBOX, 'offset=2147483647&limit=7'), 2147483647, 7);
+    assertEnvelope(await page(base, SANDBOX, 'offset=0&limit=100'), 0, 100);
+    // Over the cap but a 32-bit integer: the variant over-limit decides, as with integers=safe.
+    assertEnvelope(await page(base, SANDBOX, 'limit=2147483647'), 0, 100);
+  },
   'unknown-status=reject': async (base) => {
     const res = await call(base, list(SANDBOX, 'filter[status]=SETTLED'));
     assert.equal(res.status, 400);
@@ -328,6 +339,27 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     assert.equal((await call(base, '/merchant/status', { headers: charset })).status, 200, 'parameters and case');
     assert.equal((await call(base, '/merchant/status', { key: null, headers: json })).status, 401);
     assert.equal((await call(base, list(SANDBOX))).status, 200, 'the list documents no Content-Type');
+  },
+  'unknown-params=reject': async (base) => {
+    const refused = await call(base, list(SANDBOX, 'limit=5&merchant_id=x'));
+    assert.equal(refused.status, 400, 'a parameter the listing does not take');
+    assert.equal((await call(base, list(SANDBOX, 'limit=5&merchant_id=x'), { key: null })).status, 401, 'after auth');
+    assert.equal((await call(base, list(SANDBOX, 'limit=5&merchant_id=x'), { key: KEYS.live })).status, 404);
+    assertEnvelope(await page(base, SANDBOX, 'limit=5&offset=1&filter[status]=COMPLETED&sort=amount'), 1, 5);
+    assert.equal((await call(base, '/merchant/status?x=1')).status, 400, 'the status endpoint takes no query');
+    assert.equal((await call(base, '/merchant/status')).status, 200);
+  },
+  'busy=retry-after': async (base) => {
+    const statuses: number[] = [];
+    const retry: Array<string | null> = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await call(base, '/merchant/status');
+      statuses.push(r.status);
+      if (r.status === 503) retry.push(r.headers.get('retry-after'));
+    }
+    assert.equal(statuses.filter((s) => s === 503).length, 1, 'one request in 37');
+    assert.deepEqual(retry, ['0']);
+    assert.ok(statuses.every((s) => s === 200 || s === 503));
   },
   'head=refused': async (base) => {
     for (const path of [list(SANDBOX), '/merchant/status']) {

@@ -13,6 +13,8 @@ export const VARIANT_SETS: Record<string, string[]> = {
     'unknown-merchant=403',
     'method=404',
     'documented-headers=enforced',
+    'unknown-params=reject',
+    'busy=retry-after',
   ],
   lenient: [
     'invalid=coerce',

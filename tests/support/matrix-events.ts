@@ -82,6 +82,7 @@ export async function withRun<T>(over: Partial<RunContext>, body: () => Promise<
   const nowhere = join(tmpdir(), 'no-such-run');
   const run: RunContext = {
     pid: process.pid,
+    startedAt: Date.now(),
     target: {
       baseURL: 'http://127.0.0.1:3417',
       bundledMock: true,
@@ -97,7 +98,12 @@ export async function withRun<T>(over: Partial<RunContext>, body: () => Promise<
     reports: nowhere,
     matrixDir: nowhere,
     shard: null,
-    files: { ledger: join(nowhere, 'ledger'), requestLog: join(nowhere, 'log'), watch: join(nowhere, 'watch') },
+    files: {
+      ledger: join(nowhere, 'ledger'),
+      requestLog: join(nowhere, 'log'),
+      watch: join(nowhere, 'watch'),
+      checks: join(nowhere, 'checks'),
+    },
     ...over,
   };
   publishRun(run);

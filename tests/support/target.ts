@@ -1,3 +1,4 @@
+import { DEPTH_PROFILES } from '../../core/model/depth.ts';
 import type { Target } from '../../core/model/target.ts';
 /** A complete `Target` for unit tests: loopback, no pacing, small limits; each test overrides what it needs. */
 
@@ -17,6 +18,8 @@ export function testTarget(over: Partial<Target> = {}): Target {
     strict: false,
     fcSeed: undefined,
     fcNumRuns: 5,
+    depth: DEPTH_PROFILES.standard,
+    maxTimeMs: 0,
     grep: undefined,
     ...over,
   };

@@ -2,8 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mergeResults } from '../../commands/results.ts';
-import { type BaselineEntry, BaselineError, matchesEvidence, parseBaseline } from '../../core/model/baseline.ts';
-import { addDays, baselineFrom, judgeBaseline, PLACEHOLDER_REASON } from '../../reporters/baseline.ts';
+import {
+  type BaselineEntry,
+  BaselineError,
+  matchesEvidence,
+  PLACEHOLDER_REASON,
+  parseBaseline,
+} from '../../core/model/baseline.ts';
+import { addDays, baselineFrom, judgeBaseline } from '../../reporters/baseline.ts';
 import { type RunInfo, summarize } from '../../reporters/summary.ts';
 import { baselineLines, headline } from '../../reporters/summary-text.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
@@ -190,6 +196,21 @@ describe('judging a run against its baseline', () => {
       merged.deviations?.fixed.map((e) => e.rule),
       ['LIM-CAP'],
     );
+  });
+});
+
+describe('an entry whose reason is still the placeholder', () => {
+  test('a warning in every report that lists the baseline, whatever it excuses', () => {
+    const todo = entry({ reason: PLACEHOLDER_REASON });
+    const s = summarize([failed('PAG-SIZE every window', '6 records')], info([todo, entry({ rule: 'LIM-CAP' })]));
+    assert.deepEqual(s.deviations?.placeholders, [todo]);
+    assert.equal(s.outcome.result, 'conformant', 'it still excuses its failure');
+    assert.ok(
+      baselineLines(s.deviations).some((l) =>
+        /: warning: its reason is still the placeholder --write-baseline wrote; say why/.test(l),
+      ),
+    );
+    assert.equal(summarize([], info([entry({ reason: 'VEN-123' })])).deviations?.placeholders, undefined);
   });
 });
 

@@ -1,20 +1,12 @@
 /**
- * scripts/bench.ts, its pure part: medians and spreads, the targets and their verdicts (met at the threshold, not
- * met past it, n/a when not measured), the console table, and the options.
+ * scripts/bench/figures.ts, the bench's pure part: medians and spreads, the targets and their verdicts (met at the
+ * threshold, not met past it, n/a when not measured) — the standard run against the framework's floor, each depth's
+ * requests, times and share of the proof's faults caught — the console table, and the options (scripts/bench/main.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  type Figures,
-  type Load,
-  loadText,
-  median,
-  parseOptions,
-  RECORD,
-  render,
-  rows,
-  runsOf,
-} from '../../scripts/bench/main.ts';
+import { type Figures, type Load, loadText, median, render, rows, runsOf } from '../../scripts/bench/figures.ts';
+import { parseOptions } from '../../scripts/bench/main.ts';
 
 const runs = (
   seconds: number[],
@@ -45,6 +37,8 @@ const load = (rps: number, extra: Partial<Load> = {}): Load => ({
 /** The verdict of each target row, by the start of its name. */
 const verdicts = (f: Figures) =>
   Object.fromEntries(rows(f).flatMap((r) => (r.target ? [[r.measure.split(' (')[0], r.met]] : [])));
+const pacing = { limit: 10, accepted: 1126, spanSeconds: 125, wallSeconds: 130, refused: 0 };
+const faults = (caught: number) => ({ caught, total: 112, missed: [] });
 
 describe('bench: medians and spreads', () => {
   test('median of an odd and an even count, whatever the order', () => {
@@ -62,75 +56,84 @@ describe('bench: medians and spreads', () => {
 
 describe('bench: targets', () => {
   const full: Figures = {
-    conformance: runs([4, 4, 4], [1500, 1500, 1500], { cpuSeconds: 10, observeMs: 499, keyScanMs: 200 }),
-    startup: runs([2, 2, 2]),
+    conformance: runs([3, 3, 3], [1750, 1750, 1750], { cpuSeconds: 10, observeMs: 499, keyScanMs: 200 }),
+    floor: runs([2, 2, 2]),
+    depths: {
+      quick: {
+        mock: { seconds: 2.5, exitCode: 0, requests: 300 },
+        limited: { seconds: 35, exitCode: 0, requests: 300 },
+        faults: faults(95),
+      },
+      standard: { limited: { seconds: 150, exitCode: 0, requests: 1500, pacing }, faults: faults(100) },
+      deep: { mock: { seconds: 9, exitCode: 0, requests: 6000 }, faults: faults(100) },
+    },
     mock10: load(10_000),
     prism: load(2000),
     memory: { startMB: 80, endMB: 95.9, seconds: 73 },
-    pacing: { limit: 8, accepted: 901, spanSeconds: 125, wallSeconds: 130, refused: 0 },
   };
 
   test('each target is met at its threshold', () => {
     assert.deepEqual(verdicts(full), {
-      'full run / playwright test --list': true,
-      [`full run vs ${RECORD.seconds} s`]: true,
-      'requests of the default run': true,
+      'standard run / the floor': true,
+      'quick: requests': true,
+      'quick: wall at 10 req/s, 40 ms': true,
+      'standard: requests': true,
+      'deep: requests': true,
+      "quick: the proof's faults caught": true,
+      "deep: the proof's faults caught": true,
       "watching every answer: share of the full runs' CPU": true,
       'rate-limited sandbox': true,
       'mock / Prism, 10 connections': true,
       'mock memory': true,
     });
-    const atRecord = verdicts({ ...full, conformance: runs([RECORD.seconds * 1.2]) });
-    assert.equal(atRecord[`full run vs ${RECORD.seconds} s`], true);
   });
 
   test('and not met just past it', () => {
     const past: Figures = {
-      conformance: runs([4.01, 4.01], [1501, 1501], { cpuSeconds: 10, observeMs: 500, keyScanMs: 200 }),
-      startup: runs([2, 2]),
+      conformance: runs([3.01, 3.01], [1751, 1751], { cpuSeconds: 10, observeMs: 500, keyScanMs: 200 }),
+      floor: runs([2, 2]),
+      depths: {
+        quick: {
+          mock: { seconds: 2.5, exitCode: 0, requests: 301 },
+          limited: { seconds: 35.1, exitCode: 0, requests: 301 },
+          faults: faults(94),
+        },
+        standard: {
+          limited: { seconds: 150, exitCode: 0, requests: 1500, pacing: { ...pacing, accepted: 1125, refused: 3 } },
+          faults: faults(100),
+        },
+        deep: { mock: { seconds: 9, exitCode: 0, requests: 6001 }, faults: faults(99) },
+      },
       mock10: load(9999),
       prism: load(2000),
       memory: { startMB: 80, endMB: 96, seconds: 73 },
-      pacing: { limit: 8, accepted: 900, spanSeconds: 125, wallSeconds: 130, refused: 3 },
     };
-    assert.deepEqual(Object.values(verdicts(past)), [false, true, false, false, false, false, false]);
-    const slow = verdicts({ ...full, conformance: runs([RECORD.seconds * 1.21]) });
-    assert.equal(slow[`full run vs ${RECORD.seconds} s`], false);
+    assert.deepEqual(Object.values(verdicts(past)), Array(11).fill(false));
+    const quickFailed = { ...full, depths: { ...full.depths, quick: { limited: { seconds: 20, exitCode: 1 } } } };
+    assert.equal(verdicts(quickFailed)['quick: wall at 10 req/s, 40 ms'], false, 'exit 0 too');
   });
 
   test('a figure not measured gives n/a, never met or not met; Prism skipped says why', () => {
     const none = rows({ prism: 'n/a (--skip-prism)' }).filter((r) => r.target);
     assert.ok(none.every((r) => r.met === undefined));
-    assert.deepEqual(
-      none.map((r) => r.value),
-      [
-        'not measured',
-        'not measured',
-        'not measured',
-        'not measured (needs /proc: Linux)',
-        'not measured',
-        'n/a (--skip-prism)',
-        'not measured',
-      ],
-    );
+    assert.equal(none.find((r) => r.measure.startsWith('mock / Prism'))?.value, 'n/a (--skip-prism)');
+    assert.equal(none.find((r) => r.measure.startsWith('watching'))?.value, 'not measured (needs /proc: Linux)');
   });
 
-  test('values as shown: ratios, the change against the record, memory from start to end', () => {
+  test('values as shown: the ratio to the floor, the share of standard catches, memory from start to end', () => {
     const shown = Object.fromEntries(rows(full).map((r) => [r.measure.split(' (')[0], r.value]));
-    assert.equal(shown['full run / playwright test --list'], '2.00×');
-    assert.equal(shown[`full run vs ${RECORD.seconds} s`], '-22.6 %');
+    assert.equal(shown['standard run / the floor'], '1.50×');
+    assert.equal(shown["quick: the proof's faults caught"], "95/112 (95.0 % of standard's)");
+    assert.equal(shown["standard: the proof's faults caught"], '100/112');
+    assert.equal(shown['quick: wall at 10 req/s, 40 ms'], '35.0 s for 300 requests');
+    assert.equal(shown['deep: wall on the mock'], '9.00 s');
+    assert.equal(shown['standard: wall on the mock'], '3.00 s');
     assert.equal(shown['mock / Prism, 10 connections'], '5.0×');
     assert.equal(shown['mock memory'], '80.0 → 95.9 MB over 73 s (+19.9 %)');
-    assert.equal(
-      shown["watching every answer: share of the full runs' CPU"],
-      '5.0 % (record provenance alone 3.0 %, the rest the key scan)',
-    );
-    const heap = rows({ ...full, memory: { startMB: 80, endMB: 96, seconds: 73, heapStartMB: 9.4, heapEndMB: 9.61 } });
-    assert.equal(heap.at(-1)?.value, '80.0 → 96.0 MB over 73 s (+20.0 %); heap after GC 9.4 → 9.6 MB');
-    assert.equal(shown['full conformance run, wall'], 'median 4.00 s (4.00–4.00), exit 0 0 0');
+    assert.equal(shown['standard run on the mock, wall'], 'median 3.00 s (3.00–3.00), exit 0 0 0');
     assert.equal(
       shown['rate-limited sandbox'],
-      'used 90.0 % of the allowed rate (901 requests in 125.0 s at the target, 0 refused with 429; the whole run 1.15 × requests / limit)',
+      'used 90.0 % of the allowed rate (1126 requests in 125.0 s at the target, 0 refused with 429; the whole run 1.15 × requests / limit)',
     );
   });
 
@@ -142,35 +145,37 @@ describe('bench: targets', () => {
 
 describe('bench: the table', () => {
   test('one aligned table: a header, every figure and target, yes / NO / n/a, no trailing spaces', () => {
-    const text = render(rows({ conformance: runs([13, 12, 14], [1118, 1118, 1118]), startup: runs([2, 2, 2]) }));
+    const text = render(rows({ conformance: runs([13, 12, 14], [1118, 1118, 1118]), floor: runs([2, 2, 2]) }));
     const lines = text.split('\n');
-    assert.equal(lines.length, 13);
+    assert.equal(lines.length, 1 + rows({}).length);
     assert.match(lines[0] ?? '', /^measure +value +target +met$/);
     const valueColumn = lines[0]?.indexOf('value') ?? -1;
     for (const line of lines.slice(1)) {
       assert.equal(line.slice(valueColumn - 2, valueColumn), '  ', line);
       assert.notEqual(line[valueColumn], ' ', line);
     }
-    assert.match(text, /^full run \/ playwright test --list \(medians, paired\) +6\.50× +≤ 2× +NO$/m);
-    assert.match(text, /^requests of the default run +1118 +≤ 1,500 +yes$/m);
+    assert.match(text, /^standard run \/ the floor \(medians, paired\) +6\.50× +≤ 1\.5× +NO$/m);
+    assert.match(text, /^standard: requests +1118 +≤ 1,750 +yes$/m);
     assert.match(text, /^mock \/ Prism, 10 connections +not measured +≥ 5× +n\/a$/m);
     assert.ok(lines.every((l) => l === l.trimEnd()));
   });
 });
 
 describe('bench: options', () => {
-  test('defaults: 5 runs, 5 s loads, 60 s of memory load, Prism included', () => {
+  test('defaults: 5 runs, 5 s loads, 60 s of memory load, Prism and the depths included', () => {
     assert.deepEqual(parseOptions([]), {
       quick: false,
       skipPrism: false,
+      skipDepths: false,
       help: false,
       plan: { runs: 5, load: 5, warmUp: 3, memory: 60 },
     });
   });
 
-  test('--quick shortens every load and the runs; --skip-prism and --help', () => {
+  test('--quick shortens every load and the runs; --skip-prism, --skip-depths and --help', () => {
     assert.deepEqual(parseOptions(['--quick']).plan, { runs: 3, load: 2, warmUp: 1, memory: 10 });
     assert.equal(parseOptions(['--skip-prism']).skipPrism, true);
+    assert.equal(parseOptions(['--skip-depths']).skipDepths, true);
     assert.equal(parseOptions(['--help']).help, true);
   });
 

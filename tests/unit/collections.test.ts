@@ -135,6 +135,31 @@ describe('a collections file', () => {
     }
   });
 
+  test('a file with several mistakes is named whole, in the order of its lines: the schema and the rest at once', async () => {
+    const path = file(
+      'many.json',
+      [
+        '{ "collections": [',
+        '  { "name": "users", "path": "/orgs/{orgId}/users" },',
+        '  { "name": "refunds", "path": "/r/{merchantId}", "filter": ["reason"] },',
+        '  { "name": "Bad Name", "path": "/x" },',
+        '  { "name": "users", "path": "/items", "params": { "foo": "1" } }',
+        '] }',
+      ].join('\n'),
+    );
+    const found = await problems(path);
+    assert.deepEqual(
+      found.map((p) => p.replace(`${path} `, '')),
+      [
+        'line 2 (/collections/0/path): the path parameter {orgId} has no value: give it one in "params"',
+        'line 3 (/collections/1/filter): unknown field "filter": did you mean "filters"?',
+        'line 4 (/collections/2/name): a name is a lower-case word (letters, digits, -; up to 40 characters), e.g. "refunds"',
+        `line 5 (/collections/3/params/foo): "foo" is no parameter of the path /items`,
+        `line 5 (/collections/3/name): "users" is declared twice (first at ${path} line 2 (/collections/0/name))`,
+      ],
+    );
+  });
+
   test('a file that is not there, or not JSON or YAML, is named with its line', async () => {
     assert.match(
       (await problems(join(dir, 'missing.json')))[0] as string,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { KEY_VARS } from '../../core/model/credentials.ts';
+import { DEPTH_PROFILES } from '../../core/model/depth.ts';
 import { closest } from '../../core/model/near-miss.ts';
 import { REDACTED, redact } from '../../core/model/secrets.ts';
 import type { Target } from '../../core/model/target.ts';
@@ -67,7 +68,7 @@ describe('KEY_VARS and the run context', () => {
     reports: '/r',
     shard: null,
     matrixDir: '/r',
-    files: { ledger: '/r/.requests', requestLog: '/r/.request-log', watch: '/r/.watch' },
+    files: { ledger: '/r/.requests', requestLog: '/r/.request-log', watch: '/r/.watch', checks: '/r/.checks' },
   };
 
   test('the run context: the mock port asked for (0: any free port), the seed given or picked, grep, strictness', () => {
@@ -116,6 +117,8 @@ describe('resolveTarget: a valid custom target', () => {
       strict: false,
       fcSeed: undefined,
       fcNumRuns: 25,
+      depth: DEPTH_PROFILES.standard,
+      maxTimeMs: 0,
       grep: undefined,
     };
     assert.deepEqual(t, expected);
@@ -226,6 +229,8 @@ describe('resolveTarget: the bundled mock', () => {
       strict: false,
       fcSeed: undefined,
       fcNumRuns: 25,
+      depth: DEPTH_PROFILES.standard,
+      maxTimeMs: 0,
       grep: undefined,
     };
     assert.deepEqual(t, expected);

@@ -22,6 +22,8 @@ test('every rule of the catalogue has a check', () => {
     RULES.filter((r) => !where.has(r.id)).map((r) => r.id),
     [],
   );
+  // A check declared for each collection by a fixture is checked in the spec that asks for it.
+  for (const files of where.values()) for (const f of files) assert.match(f, /^specs\/[\w.-]+\.spec\.ts$/);
 });
 
 test("the figures the docs quote are the code's: the fault count, retries, the pace's margin, the layout version", () => {

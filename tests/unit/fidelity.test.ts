@@ -1,7 +1,8 @@
 /**
- * scripts/fidelity.ts and scripts/fidelity/compare.ts: the case list (deterministic, offsets relative to each target's
- * `total`), the per-rule difference table from two sets of fake exchanges, env files that are refused without printing
- * a value, and two bundled mocks with different legal choices compared end to end.
+ * fidelity/: the case list (deterministic, offsets relative to each target's `total`), the per-rule difference table
+ * from two sets of fake exchanges, env files that are refused without printing a value, and two bundled mocks with
+ * different legal choices compared end to end, with the reports a run writes (legal choices told from rules broken,
+ * skipped cases with their reason, one JUnit test case per case, requests counted as requests).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,21 +13,11 @@ import { ABSURD_OFFSET } from '../../core/generate/arbitraries.ts';
 import type { AccessCase } from '../../core/model/access.ts';
 import { PAYMENTS } from '../../core/model/collection.ts';
 import { ACCESS_RULES } from '../../core/model/rules.ts';
+import { buildCases, type Case, describeWindow, NOMINAL, place, relative } from '../../fidelity/cases.ts';
+import { type Result, ruleTable } from '../../fidelity/compare.ts';
+import { bodyShape, compare, judge } from '../../fidelity/judge.ts';
+import { main } from '../../fidelity/main.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import {
-  bodyShape,
-  buildCases,
-  type Case,
-  compare,
-  describeWindow,
-  judge,
-  NOMINAL,
-  place,
-  type Result,
-  relative,
-  ruleTable,
-} from '../../scripts/fidelity/compare.ts';
-import { main } from '../../scripts/fidelity/main.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const SECRET = 'sk_live_SECRETwrongSLOT9876';
@@ -266,7 +257,7 @@ describe('fidelity: the command', () => {
     for (const argv of [[], [files.base as string], [files.base as string, files.twin as string, '--runs', '0']]) {
       const r = await run(...argv);
       assert.equal(r.code, 2, argv.join(' '));
-      assert.match(r.err, /Usage: npm run fidelity -- <envA> <envB>/);
+      assert.match(r.err, /Usage: payment-api-conformance fidelity <envA> <envB>/);
     }
     assert.equal((await run(files.base as string, files.twin as string, '--seed', '-1')).code, 2);
   });
@@ -298,7 +289,7 @@ describe('fidelity: the command', () => {
     assert.match(r.out, /^ {2}LIM-CAP +\d+ +\d+ +0 +status: 200 vs 422/m);
     assert.match(r.out, /^ {2}INP-ROBUST .*error body: \{message: string, success: boolean\} vs \{error: object\}/m);
     const md = readFileSync(join(out, 'fidelity.md'), 'utf8');
-    assert.match(md, /^\| LIM-CAP \| c\d+ .* \| status \| 200 \| 422 \|$/m);
+    assert.match(md, /^\| LIM-CAP \| c\d+ .* \| status \| 200 \| 422 \| legal choice \|$/m);
     const keys = Object.values(mocks[0]?.env ?? {}).filter((v) => v.startsWith('sk_'));
     for (const text of [r.out, JSON.stringify(json), md]) for (const k of keys) assert.ok(!text.includes(k));
     assert.equal((await run(files.base as string, files.variant as string, '--out', out, '--fail-on-diff')).code, 1);

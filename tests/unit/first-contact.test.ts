@@ -118,7 +118,10 @@ describe('the rate a target allows, from its own signals', () => {
       }
       const seconds = (performance.now() - started) / 1000;
       assert.equal(throttled, 0, 'a 429 is retried, never returned');
-      assert.equal(arrivals.length, slots.length, 'every request sent had its slot');
+      // Every attempt the client made took its slot, a retry too: on a busy machine a stalled event loop sends late,
+      // then several at once, the mock refuses one with a 429 (before its onRequest sees it) and the client asks again.
+      assert.equal(client.sent, slots.length, 'every request sent had its slot');
+      assert.ok(arrivals.length <= slots.length, `${arrivals.length} arrivals for ${slots.length} slots`);
       // The first answer teaches the pace; from the second request on, no second of slots holds more than 8.
       assert.ok(busiestWindow(slots.slice(1), 1000) <= 8, `${busiestWindow(slots.slice(1), 1000)} slots in one second`);
       // A hang guard only (23 intervals at 8/s are 2.9 s): how close the pace comes to the allowed rate is
@@ -177,6 +180,7 @@ describe('the console', () => {
   test('a progress line: requests, budget left, rules finished, elapsed, an estimate, the pace', () => {
     assert.equal(
       progressLine({
+        phase: 'checks',
         elapsedMs: 40_000,
         sent: 320,
         budget: 5000,
@@ -190,6 +194,7 @@ describe('the console', () => {
     );
     assert.match(
       progressLine({
+        phase: 'checks',
         elapsedMs: 10_000,
         sent: 3,
         budget: 60,

@@ -82,6 +82,13 @@ before(async () => {
         return json(429, { error: 'slow down' }, { 'retry-after': '0' });
       case '/throttle-once':
         return hits === 1 ? json(429, {}, { 'retry-after': '0' }) : json(200, { success: true });
+      case '/busy-once':
+        // A 503 "come back later" that carries what it must not: the observers must read it all the same.
+        return hits === 1
+          ? json(503, { busy: true, last: [{ id: 'pay_leaked', amount: 5 }] }, { 'retry-after': '1' })
+          : json(200, { success: true });
+      case '/busy':
+        return json(503, { busy: true });
       case '/slow': {
         slowHits += 1;
         pending.add(res);
@@ -430,6 +437,92 @@ describe('ApiClient: 429 and Retry-After', () => {
     const client = new ApiClient(target({ maxRequests: 2 }));
     await assert.rejects(client.get('/throttle', { auth: asKey('test') }), BudgetExhausted);
     assert.equal(requests.length, 2);
+  });
+});
+
+describe('ApiClient: 503 with Retry-After, and every answer observed', () => {
+  test('a 503 with Retry-After is waited out and asked again; the observers read the 503 first (waitedOut)', async () => {
+    const client = new ApiClient(target());
+    const seen: Array<{ status: number; waitedOut: boolean; text: string }> = [];
+    client.observe((e) => seen.push({ status: e.status, waitedOut: e.waitedOut === true, text: e.text }));
+    const started = performance.now();
+    const e = await client.get('/busy-once', { auth: asKey('test') });
+    assert.equal(e.status, 200);
+    assert.ok(performance.now() - started >= 900, 'Retry-After: 1 is waited');
+    assert.deepEqual(
+      seen.map((x) => [x.status, x.waitedOut]),
+      [
+        [503, true],
+        [200, false],
+      ],
+    );
+    assert.match(seen[0]?.text ?? '', /pay_leaked/);
+  });
+
+  test('a 503 without Retry-After is the answer (no wait, no retry)', async () => {
+    const client = new ApiClient(target());
+    const e = await client.get('/busy', { auth: asKey('test') });
+    assert.equal(e.status, 503);
+    assert.equal(requests.length, 1);
+  });
+
+  test('a 429 that is asked again is observed too', async () => {
+    const client = new ApiClient(target());
+    const statuses: number[] = [];
+    client.observe((e) => statuses.push(e.status));
+    await client.get('/throttle-once', { auth: asKey('test') });
+    assert.deepEqual(statuses, [429, 200]);
+  });
+});
+
+describe('ApiClient: inputs the spec does not document', () => {
+  test('extra query parameters and headers reach the wire; a key in a header only there, its variable in the curl', async () => {
+    const client = new ApiClient(target());
+    const e = await client.get('/ok', {
+      auth: NO_AUTH,
+      query: [['limit', '5']],
+      extra: {
+        query: [['debug', 'true']],
+        headers: [
+          { name: 'X-Api-Key', value: [{ slot: 'test' }] },
+          { name: 'Cookie', value: ['sid=abc; token=', { slot: 'live' }] },
+          { name: 'X-Trace', value: ['plain'] },
+        ],
+      },
+    });
+    const r = requests[0];
+    assert.equal(r?.url, '/ok?limit=5&debug=true');
+    assert.equal(r?.headers['x-api-key'], TEST_KEY);
+    assert.equal(r?.headers.cookie, `sid=abc; token=${LIVE_KEY}`);
+    assert.equal(r?.headers['x-trace'], 'plain');
+    assert.equal(r?.headers.authorization, undefined);
+    assert.deepEqual(e.extra?.query, [['debug', 'true']]);
+    assert.equal(e.sent['x-trace'], 'plain');
+    assert.equal(e.sent['x-api-key'], undefined, 'a header holding a key is not among the plain ones');
+    assert.match(e.curl, /-H "X-Api-Key: \$API_TEST_KEY"/);
+    assert.match(e.curl, /-H "Cookie: sid=abc; token=\$API_LIVE_KEY"/);
+    assertKeyFree(JSON.stringify(e), 'the exchange');
+    assertKeyFree(e.curl, 'the curl line');
+  });
+
+  test('a documented header left out is not sent (Content-Type on /merchant/status)', async () => {
+    const client = new ApiClient(target());
+    const e = await client.get('/merchant/status', { auth: NO_AUTH, extra: { omit: ['content-type'] } });
+    assert.equal(requests[0]?.headers['content-type'], undefined);
+    assert.equal(e.sent['content-type'], undefined);
+    assert.doesNotMatch(e.curl, /Content-Type/);
+  });
+
+  test('a header that is not a valid HTTP header is refused before sending, never quoting a key', async () => {
+    const client = new ApiClient(target());
+    await assert.rejects(
+      client.get('/ok', { auth: NO_AUTH, extra: { headers: [{ name: 'X Bad', value: [{ slot: 'test' }] }] } }),
+      (error: unknown) => {
+        assertKeyFree(String(error), 'the error');
+        return true;
+      },
+    );
+    assert.equal(requests.length, 0);
   });
 });
 

@@ -5,7 +5,8 @@
  * sees the files; the folders are checked here).
  *
  *   core/model <- core/client <- core/generate <- core/run;  core/model <- checks <- core/run
- *   core/model <- reporters <- commands;  everything <- fixtures <- specs;  the mock knows only the rule ids
+ *   core/model <- reporters <- commands;  everything <- fixtures <- specs;  the mock knows only the rule ids;
+ *   the suite's layers and the mock's entry <- fidelity
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const CORE = ['core/model', 'core/client', 'core/generate', 'core/run'];
-const SHIPPED = [...CORE, 'checks', 'reporters', 'commands', 'fixtures', 'schemas'];
+const SHIPPED = [...CORE, 'checks', 'reporters', 'commands', 'fixtures', 'schemas', 'fidelity'];
 
 /** Each layer, and what it may import besides itself. The first layer that holds a file is its own. */
 const LAYERS: Array<{ layer: string; may: string[] }> = [
@@ -32,6 +33,9 @@ const LAYERS: Array<{ layer: string; may: string[] }> = [
   { layer: 'commands', may: ['core/model', 'reporters'] },
   { layer: 'fixtures', may: [...CORE, 'checks', 'mock/index.ts', 'mock/identity.json'] },
   { layer: 'specs', may: [...CORE, 'checks', 'fixtures'] },
+  // The fidelity diff and the calibration of the bundled mock (a subcommand): the suite's client, cases and checks,
+  // the reporters' page, and the mock it starts in-process.
+  { layer: 'fidelity', may: [...CORE, 'checks', 'reporters', 'commands/options.ts', 'mock/index.ts'] },
   // The mock knows the suite's rule ids (each fault names the rule it breaks), and nothing else of it.
   { layer: 'mock', may: ['core/model/rules.ts'] },
   // The command is plain JavaScript: it reaches the suite's modules by path at run time, never by an import.

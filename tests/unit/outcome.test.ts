@@ -139,7 +139,10 @@ describe('the rule matrix carries the outcome', () => {
     const message = 'Target http://127.0.0.1:9 is unreachable, no check was run. GET … failed after 3 attempt(s)';
     const down = await runMatrix([], 'failed', [message]);
     assert.deepEqual(down.json.outcome, { result: 'inconclusive', exitCode: 3, decidedBy: [message] });
-    assert.equal(down.console, `Outcome: inconclusive (exit 3): no check ran. Matrix: ${down.dir}/conformance.md`);
+    assert.equal(
+      down.console,
+      `Outcome: inconclusive (exit 3): no check ran. Matrix: ${down.dir}/conformance.md\nReports in ${down.dir}: conformance.md, conformance.json, conformance.html, junit.xml, html/, results.json, allure-results/`,
+    );
     assert.equal(down.returned, 'failed');
   });
 

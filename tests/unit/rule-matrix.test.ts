@@ -234,7 +234,7 @@ describe('rule matrix: files and console', () => {
     assert.equal(json.schemaVersion, 2);
     assert.equal(json.seed, 123456789);
     assert.ok(md.includes('; seed 123456789 — rerun with FC_SEED=123456789.\n'));
-    assert.ok(printed.includes('\nRule matrix (seed 123456789 — rerun with FC_SEED=123456789)\n'));
+    assert.ok(printed.includes('\nRule matrix (seed 123456789 — rerun with FC_SEED=123456789, depth standard)\n'));
     assert.equal((await run([])).json.seed, null, 'no run context, no seed: null, not a made-up one');
   });
 
@@ -256,7 +256,7 @@ describe('rule matrix: files and console', () => {
       '',
       'Target: not determined (the run stopped before its configuration named one).',
       '',
-      `Run status: failed; 2 requests (safe methods only) in ${json.durationSeconds} s; no seed.`,
+      `Run status: failed; depth standard; 2 requests (safe methods only) in ${json.durationSeconds} s; no seed.`,
       '',
       '| rule | section | level | verdict | requests | evidence |',
       '|---|---|---|---|---|---|',

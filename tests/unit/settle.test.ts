@@ -33,6 +33,7 @@ async function settled(
     testId: 't1',
     annotations: [] as Array<{ type: string; description?: string }>,
     config: { workers: 1 },
+    project: { name: 'checks' },
     expectedStatus: 'passed',
     setTimeout: () => {},
     attach: async (name: string, o: { body: string }) => void attached.push({ name, body: o.body }),
@@ -43,7 +44,7 @@ async function settled(
   const mock = how.recordViolations ? { recordViolations: true } : undefined;
   let threw: Error | undefined;
   try {
-    await settle(body, how.settle)({ target, api, requestLog: undefined, mock }, info);
+    await settle(body, how.settle)({ target, api, requestLog: undefined, mock, watchOf: undefined }, info);
   } catch (error) {
     threw = error as Error;
   }

@@ -63,19 +63,23 @@ describe('core/run/variables.json', () => {
   });
 
   test('the numeric defaults are the ones the config applies', () => {
-    const t = resolveTarget({
+    const env = {
       API_BASE_URL: 'https://sandbox.example',
       API_TEST_KEY: 'sk_test_abcdefghijkl0123',
       SANDBOX_MERCHANT_ID: 'msb_1',
-    });
+    };
+    const t = resolveTarget(env);
     const defaults = Object.fromEntries(variables.map((v) => [v.name, v.default]));
     assert.deepEqual([t.defaultLimit, t.maxRequests, t.maxRecords, t.timeoutMs, t.fcNumRuns, t.maxRps].map(String), [
       defaults.API_DEFAULT_LIMIT,
-      defaults.API_MAX_REQUESTS,
+      defaults.API_MAX_REQUESTS?.match(/^(\d+)/)?.[1],
       defaults.API_MAX_RECORDS,
       defaults.API_TIMEOUT_MS,
       defaults.FC_NUM_RUNS,
       defaults.API_MAX_RPS?.match(/(\d+) otherwise/)?.[1],
     ]);
+    // The deep run's own budget is stated beside it.
+    const deep = resolveTarget({ ...env, CONFORMANCE_DEPTH: 'deep' });
+    assert.equal(defaults.API_MAX_REQUESTS, `${t.maxRequests} (deep: ${deep.maxRequests})`);
   });
 });

@@ -7,6 +7,7 @@ import { AUTH_PROBES } from './auth.ts';
 import { AUTH_HEADER_PROBES } from './auth-header.ts';
 import { AUTHORIZE_PROBES } from './authorize.ts';
 import { CAP_PROBES } from './cap.ts';
+import { DOOR_PROBES } from './doors.ts';
 import { ENVELOPE_PROBES } from './envelope.ts';
 import { FILTER_SORT_PROBES } from './filter-sort.ts';
 import { INPUT_PROBES } from './input.ts';
@@ -37,6 +38,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   REFUSAL_PROBES,
   METHOD_PROBES,
   SPELLING_PROBES,
+  DOOR_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);

@@ -1,16 +1,17 @@
 /**
- * The fidelity diff of two or more targets as one page (reports/fidelity.html), in the look of the rule matrix's page
+ * The fidelity diff of two or more targets as one page (fidelity.html), in the look of the rule matrix's page
  * (reporters/html.ts) and of the Autobahn test suite's report: rows are rules and, under each, its cases; columns are
  * the targets, A the reference; a cell is the target's answer judged — its status, green where every check of the
- * suite holds, red where one is violated, orange where it differs from A's answer, grey without an answer — linked to
- * the evidence (the request and every judged aspect) further down. The headline is the outcome: how many cases the
- * targets answered alike.
+ * suite holds, red where one is violated, orange where it differs from A's answer, grey without an answer, white with
+ * the reason where the case was skipped — linked to the evidence (the request and every judged aspect) further down.
+ * The headline is how many cases the targets answered alike; a calibration's page adds its settings and its gaps.
  */
-import { RULES } from '../../core/model/rules.ts';
-import { cellClass, esc, legend, page } from '../../reporters/html.ts';
-import type { Aspect, Result, RuleRow } from './compare.ts';
+import { RULES } from '../core/model/rules.ts';
+import { cellClass, esc, legend, page } from '../reporters/html.ts';
+import type { Result, RuleRow } from './compare.ts';
+import type { Aspect } from './judge.ts';
 
-interface SideShown {
+export interface SideShown {
   name: string;
   file: string;
   baseURL: string;
@@ -23,16 +24,19 @@ export interface FidelityPage {
   runs: number;
   sides: SideShown[];
   summary: string;
+  differences: string;
   rules: RuleRow[];
   results: Result[];
+  /** Sections before the grid (a calibration's settings and gaps, a drift check's cases): headings and rows. */
+  sections?: Array<{ title: string; lines: string[] }>;
 }
 
 /** A target's answers to a case: A and B, then the others. */
 const answersOf = (r: Result): Aspect[][] => r.answers ?? [r.a ?? [], r.b ?? []];
 
-/** A cell's state and text: skipped, no answer, violated, differs (from A), or ok. */
+/** A cell's state and text: skipped (with why), no answer, violated, differs (from A), or ok. */
 function cellOf(r: Result, i: number): { state: string; text: string } {
-  if (r.skipped) return { state: 'skipped', text: 'skipped' };
+  if (r.skipped) return { state: 'skipped', text: `skipped: ${r.skipped}` };
   const mine = answersOf(r)[i] ?? [];
   const status = mine.find((x) => x.aspect === 'status');
   if (!status || status.key === 'no answer') return { state: 'no answer', text: 'no answer' };
@@ -57,7 +61,7 @@ function gridRows(p: FidelityPage): string[] {
       })
       .join('');
     rows.push(
-      `<tr class="rule"><td>${esc(rule.rule)} <span class="facts">${esc(level)}</span></td>${summaryCells}</tr>`,
+      `<tr class="rule"><td>${esc(rule.rule)} <span class="facts">${esc(level)}</span></td>${summaryCells}<td></td></tr>`,
     );
     for (const r of mine) {
       const cells = p.sides
@@ -67,7 +71,10 @@ function gridRows(p: FidelityPage): string[] {
           return `<td class="cell ${cellClass(c.state)}">${link}</td>`;
         })
         .join('');
-      rows.push(`<tr><td class="case">${esc(r.case.id)} ${esc(r.case.label)}</td>${cells}</tr>`);
+      const kind = r.kind ? `${r.kind}${r.breaks?.length ? `: ${r.breaks.join('; ')}` : ''}` : '';
+      rows.push(
+        `<tr><td class="case">${esc(r.case.id)} ${esc(r.case.label)}</td>${cells}<td class="facts">${esc(kind)}</td></tr>`,
+      );
     }
   }
   return rows;
@@ -84,16 +91,17 @@ function evidenceOf(p: FidelityPage): string[] {
         const vs = diffs
           .map((d) => `<dt>differs from A</dt><dd>${esc(`${d.aspect}: A ${d.a}, here ${d.b}`)}</dd>`)
           .join('');
+        const kind =
+          i > 0 && r.kind ? `<dt>the difference</dt><dd>${esc([r.kind, ...(r.breaks ?? [])].join('; '))}</dd>` : '';
         return (
           `<section class="evidence" id="${anchor(r, i)}"><h3>${esc(r.case.id)} on ${esc(String.fromCharCode(65 + i))}: ${esc(r.case.label)}</h3>` +
-          `<dl><dt>rule</dt><dd>${esc(r.case.rule)}</dd><dt>request</dt><dd><pre>${esc(r.requests?.[i] ?? '—')}</pre></dd>${lines}${vs}</dl></section>`
+          `<dl><dt>rule</dt><dd>${esc(r.case.rule)}</dd><dt>request</dt><dd><pre>${esc(r.requests?.[i] ?? '—')}</pre></dd>${lines}${vs}${kind}</dl></section>`
         );
       }),
     );
 }
 
 export function fidelityHtml(p: FidelityPage): string {
-  const differing = p.rules.filter((r) => r.differ > 0);
   const alike = p.results.filter((r) => !r.skipped && r.differences.length === 0).length;
   const compared = p.results.filter((r) => !r.skipped).length;
   const others = p.sides
@@ -101,22 +109,21 @@ export function fidelityHtml(p: FidelityPage): string {
     .map((s) => s.name)
     .join(', ');
   const head = `Fidelity of ${others} to A: ${alike}/${compared} cases answered alike`;
-  const sub =
-    differing.length === 0
-      ? 'no rule shows a difference'
-      : `differences under ${differing.length} rule(s): ${differing.map((r) => r.rule).join(', ')}`;
   const columns = p.sides.map((s) => `<th>${esc(s.name)}${s.name === 'A' ? ' (reference)' : ''}</th>`).join('');
-  const rows = gridRows(p);
-  const evidence = evidenceOf(p);
   const skipped = p.results.filter((r) => r.skipped);
+  const sections = (p.sections ?? []).flatMap((s) => [
+    `<h2>${esc(s.title)}</h2>`,
+    `<ul>${s.lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+  ]);
   const body = [
     '<h2>Targets</h2>',
-    `<ul>${p.sides.map((s) => `<li>${esc(`${s.name} = ${s.file} (${s.baseURL}): total ${s.total}, ${s.sent} GETs`)}</li>`).join('')}</ul>`,
-    `<p class="facts">${esc(`${p.summary}; seed ${p.seed}, runs ${p.runs}: rerun with --seed ${p.seed} --runs ${p.runs}`)}</p>`,
+    `<ul>${p.sides.map((s) => `<li>${esc(`${s.name} = ${s.file} (${s.baseURL}): total ${s.total}, ${s.sent} requests`)}</li>`).join('')}</ul>`,
+    `<p class="facts">${esc(`${p.summary}; ${p.differences}; seed ${p.seed}, runs ${p.runs}: rerun with --seed ${p.seed} --runs ${p.runs}`)}</p>`,
+    ...sections,
     '<h2>Rules and cases by target</h2>',
     legend(['ok', 'violated', 'differs', 'no answer', 'skipped']),
-    `<table class="grid"><thead><tr><th>rule / case</th>${columns}</tr></thead><tbody>`,
-    ...rows,
+    `<table class="grid"><thead><tr><th>rule / case</th>${columns}<th>the difference</th></tr></thead><tbody>`,
+    ...gridRows(p),
     '</tbody></table>',
     ...(skipped.length
       ? [
@@ -125,13 +132,13 @@ export function fidelityHtml(p: FidelityPage): string {
         ]
       : []),
     '<h2>Evidence, case by case and target by target</h2>',
-    ...evidence,
+    ...evidenceOf(p),
   ].join('\n');
   return page({
-    title: `${head}${differing.length ? ` (${sub})` : ''}`,
-    outcome: differing.length === 0 ? 'conformant' : 'inconclusive',
+    title: `${head} (${p.differences})`,
+    outcome: alike === compared ? 'conformant' : 'neutral',
     headline: head,
-    sub,
+    sub: p.differences,
     body,
   });
 }

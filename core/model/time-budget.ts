@@ -1,0 +1,114 @@
+/**
+ * A run's time budget (`--max-time 60s`, CONFORMANCE_MAX_TIME), as pure decisions over what the run measured: no
+ * committed table of costs. One run-wide clock starts when the command starts; each check, before it starts, asks
+ * `admit` whether it and the more telling checks not started yet fit in the time left at the mean cost of the checks
+ * that ended so far (their wall time, which holds the pace the run learned and the requests each sent). A check that
+ * does not fit declines: "not run (time budget)", named in the outcome and every report. The order of what is most
+ * telling is `planOrder`: the first check of every rule before the second of any (MUST rules before advisory ones),
+ * so that a short budget judges as many rules as it can. A check already running when the time is spent is stopped
+ * by its client (core/client/http.ts) and reads the same.
+ */
+
+/** A duration as the command takes it: `90`, `60s`, `5m`, `1h30m`, `1m30s`, `500ms`; undefined when unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (/^\d+(?:\.\d+)?$/.test(t)) return Number(t) * 1000;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*(ms|min|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t.replace(/\s+/g, '')) return undefined;
+  return parts.reduce((ms, p) => ms + Number(p[1]) * (units[p[2] as string] as number), 0);
+}
+
+/** A duration in the words of the command: `60 s`, `2 min 30 s`. */
+export function describeDuration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+}
+
+/** One check of the run, as the plan knows it (the console reporter writes the plan when the checks are known). */
+export interface PlannedCheck {
+  /** Its test id (the same in every process of the run). */
+  id: string;
+  rule: string;
+  level: 'MUST' | 'ADVISORY';
+}
+
+/**
+ * The checks from the most to the least telling: every rule's first check (in the order the run declares them), MUST
+ * rules before advisory ones, then every rule's second check, and so on. A rule judged by one check is judged; its
+ * further checks deepen the verdict.
+ */
+export function planOrder(checks: readonly PlannedCheck[]): string[] {
+  const seen = new Map<string, number>();
+  const ranked = checks.map((c, i) => {
+    const nth = seen.get(c.rule) ?? 0;
+    seen.set(c.rule, nth + 1);
+    return { id: c.id, nth, advisory: c.level === 'MUST' ? 0 : 1, i };
+  });
+  ranked.sort((a, b) => a.nth - b.nth || a.advisory - b.advisory || a.i - b.i);
+  return ranked.map((r) => r.id);
+}
+
+/** What a check ended with, as the run's check log keeps it. */
+export interface CheckCost {
+  id: string;
+  requests: number;
+  ms: number;
+}
+
+/** What `admit` weighs: the clock, the plan, what started and what it cost. */
+export interface BudgetFacts {
+  now: number;
+  /** No check may start that would end after this (ms since epoch). */
+  deadline: number;
+  /** The run's checks from the most to the least telling (`planOrder`), by id; empty when the plan is unknown. */
+  order: readonly string[];
+  /** The checks that began (running, ended, or declined), by id. */
+  begun: ReadonlySet<string>;
+  /** The checks that ended, with their cost. */
+  ended: readonly CheckCost[];
+  /** Checks running at once (the workers). */
+  workers: number;
+}
+
+export type Admission = { start: true } | { start: false; reason: string };
+
+/** The mean wall time of a check so far (ms), or undefined before one ended. */
+function meanCheckMs(ended: readonly CheckCost[]): number | undefined {
+  if (ended.length === 0) return undefined;
+  return ended.reduce((n, c) => n + c.ms, 0) / ended.length;
+}
+
+/**
+ * Whether check `id` starts: it and every more telling check not begun yet must fit before the deadline at the mean cost
+ * so far, the workers sharing the work. Before any check ended nothing is measured: a check starts while time is left.
+ */
+export function admit(id: string, f: BudgetFacts): Admission {
+  const left = f.deadline - f.now;
+  if (left <= 0) return { start: false, reason: 'the time budget was spent before it could start' };
+  const mean = meanCheckMs(f.ended);
+  if (mean === undefined) return { start: true };
+  const rank = f.order.indexOf(id);
+  const before = rank < 0 ? [] : f.order.slice(0, rank).filter((t) => t !== id && !f.begun.has(t));
+  const needed = ((before.length + 1) * mean) / Math.max(1, f.workers);
+  if (needed <= left) return { start: true };
+  const ahead = before.length ? ` after ${before.length} more telling check(s) not started yet` : '';
+  return {
+    start: false,
+    reason: `the time budget could not hold it${ahead}: ${describeDuration(left)} left, about ${describeDuration(needed)} needed at ${describeDuration(mean)} a check so far`,
+  };
+}
+
+/**
+ * The budget's end for the checks of every answer and the reports: 5 s of it, or a twentieth of a long one (never more
+ * than a quarter). The other checks stop that much earlier.
+ */
+const RESERVE_MS = 5000;
+
+/** When a check's client stops: the run's end for the checks judged last (`last`), earlier for the others. */
+export function deadlineOf(startedAt: number, maxTimeMs: number, last: boolean): number {
+  if (last) return startedAt + maxTimeMs;
+  return startedAt + maxTimeMs - Math.min(maxTimeMs / 4, Math.max(RESERVE_MS, maxTimeMs / 20));
+}

@@ -1,0 +1,98 @@
+/**
+ * The run's time budget (--max-time) as the checks meet it (core/model/time-budget.ts decides): the run's check log, a
+ * file every process of the run shares (the run context's `files.checks`): the plan, written once by the console
+ * reporter when Playwright knows every check, then a line as each check begins (or declines) and ends, with what it
+ * sent and how long it took. Before a check starts, `checkBudget` reads the log and asks whether it fits; a check that
+ * starts has its client stopped at its project's deadline. Lines are appended whole (O_APPEND), one per event.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { RunContext } from '../model/run-context.ts';
+import {
+  type Admission,
+  admit,
+  type CheckCost,
+  deadlineOf,
+  type PlannedCheck,
+  planOrder,
+} from '../model/time-budget.ts';
+
+type LogLine =
+  | { plan: Array<{ id: string; project: string }> }
+  | { begin: string; declined?: true }
+  | { end: string; requests: number; ms: number };
+
+const append = (file: string, line: LogLine) => appendFileSync(file, `${JSON.stringify(line)}\n`);
+
+/** The plan of the run (the console reporter, when the checks are known): every check, most telling first. */
+export function writePlan(file: string, checks: ReadonlyArray<PlannedCheck & { project: string }>): void {
+  const project = new Map(checks.map((c) => [c.id, c.project]));
+  append(file, { plan: planOrder(checks).map((id) => ({ id, project: project.get(id) as string })) });
+}
+
+/** What the log says so far. */
+function readLog(file: string) {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // no plan yet (a run without a console reporter): every check only has to fit by itself
+  }
+  const plan: Array<{ id: string; project: string }> = [];
+  const begun = new Set<string>();
+  const ended: CheckCost[] = [];
+  for (const raw of text.split('\n')) {
+    if (!raw) continue;
+    const line = JSON.parse(raw) as LogLine;
+    if ('plan' in line) plan.push(...line.plan);
+    else if ('begin' in line) begun.add(line.begin);
+    else ended.push({ id: line.end, requests: line.requests, ms: line.ms });
+  }
+  return { plan, begun, ended };
+}
+
+export interface CheckBudget {
+  /** When the check's client stops sending (ms since epoch). */
+  deadline: number;
+  /** Whether the check starts (it is logged as begun either way: a check that declined never runs). */
+  admit(): Admission;
+  /** Logs a check that does not run for another reason (an optional input missing): none waits for it. */
+  skipped(): void;
+  /** Logs what the check cost. */
+  ended(requests: number, ms: number): void;
+}
+
+/**
+ * The time budget of one check (its test id), or undefined when the run has none. `last`: the check runs in the
+ * project that judges every answer, after every other check (its deadline is the run's own end); `workers`: the
+ * checks that run at once.
+ */
+export function checkBudget(
+  run: RunContext | undefined,
+  id: string,
+  opts: { project: string; last: boolean; workers: number },
+): CheckBudget | undefined {
+  const maxTimeMs = run?.settings.maxTimeMs ?? 0;
+  if (!run || maxTimeMs <= 0) return undefined;
+  const file = run.files.checks;
+  const deadline = deadlineOf(run.startedAt, maxTimeMs, opts.last);
+  return {
+    deadline,
+    admit() {
+      const log = readLog(file);
+      const order = log.plan.filter((p) => p.project === opts.project).map((p) => p.id);
+      // The checks judged last read what every answer showed, with few requests of their own: each starts while
+      // time is left, and the client stops it at the run's end.
+      const ended = opts.last ? [] : log.ended.filter((c) => order.length === 0 || order.includes(c.id));
+      const facts = { now: Date.now(), deadline, order, begun: log.begun, ended, workers: opts.workers };
+      const admission = admit(id, facts);
+      append(file, admission.start ? { begin: id } : { begin: id, declined: true });
+      return admission;
+    },
+    skipped() {
+      append(file, { begin: id, declined: true });
+    },
+    ended(requests, ms) {
+      append(file, { end: id, requests, ms: Math.round(ms) });
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * Faults behind inputs the spec does not document (reading "Inputs the spec does not document"), and of what an answer
+ * carries where the suite once read nothing: a credential taken from another header or from a cookie the server itself
+ * set, an identity taken from a query parameter, a key written as a list, a merchant id with a control character, a
+ * page in an encoded header or in a 503, and the regressions of /merchant/status (no Content-Type, a key of the right
+ * form) and of the live key's sorted deep query. Each acts only on an input no documented request carries.
+ */
+import { createHash } from 'node:crypto';
+import type { KeyRecord } from '../auth.ts';
+import { listingKey, MERCHANTS } from '../data.ts';
+import { MESSAGES, reject } from '../errors.ts';
+import type { RequestFacts } from '../hooks.ts';
+import { IDENTITY } from '../identity.ts';
+import type { Row } from '../store.ts';
+import { type Fault, fault } from './fault.ts';
+
+/** A request header's value, as the mock read it (the first of repeated ones). */
+const header = (r: RequestFacts, name: string): string | undefined => {
+  const v = r.headers?.[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+/** The value of a query parameter in a raw query string. */
+const param = (search: string, name: string) => (search === '' ? null : new URLSearchParams(search).get(name));
+
+/** The session a key is handed (a cookie's value): derived from the key, never holding it. */
+const sessionOf = (k: KeyRecord) =>
+  `s_${createHash('sha256').update(`session:${k.secret}`).digest('base64url').slice(0, 32)}`;
+
+/** The last page served to anyone (state shared between requests, as a debugging aid keeps it). */
+let lastServed: readonly Row[] = [];
+/** Requests without Authorization seen by the load shedder. */
+let unauthenticated = 0;
+const ISSUED: readonly string[] = Object.values(IDENTITY.keys);
+/** Whether a character is a C0 control character or DEL. */
+const isControl = (ch: string) => ch.charCodeAt(0) < 0x20 || ch === '\u007f';
+const withoutControls = (s: string) => [...s].filter((ch) => !isControl(ch)).join('');
+
+export const DOOR_FAULTS: readonly Fault[] = [
+  fault(
+    'key-in-x-api-key',
+    'AUTH-MISSING',
+    'a request without Authorization is authenticated by an X-Api-Key header (the middleware of an older API version, still mounted)',
+    { alternateKey: (r, keys) => keys.find((k) => k.secret === header(r, 'x-api-key')) },
+  ),
+  fault(
+    'session-cookie-accepted',
+    'AUTH-MISSING',
+    'answers to a valid key set a session cookie (Set-Cookie: sid=…); a request without Authorization that sends it back is that key',
+    {
+      headers: (h, f, status) => {
+        const k = IDENTITY_KEYS.find((x) => x.secret === f.presented);
+        if (k && status < 300) h['Set-Cookie'] = `sid=${sessionOf(k)}; Path=/; HttpOnly`;
+      },
+      alternateKey: (r, keys) => {
+        const sid = /(?:^|;\s*)sid=([^;]+)/.exec(header(r, 'cookie') ?? '')?.[1];
+        return sid ? keys.find((k) => sessionOf(k) === sid) : undefined;
+      },
+    },
+  ),
+  fault(
+    'merchant-from-query',
+    'MER-ISOLATION',
+    "a merchant_id query parameter (an older API version's) picks the listing served; the merchant and mode checks ran on the path's merchant",
+    {
+      access: (a, r) => {
+        const other = MERCHANTS.find((m) => m.id === param(r.search, 'merchant_id'));
+        if (a.failure || !other || other.id === a.merchant?.id) return;
+        a.listing = [listingKey(other.id, other.kind === 'sandbox' ? 'test' : a.mode)];
+      },
+    },
+  ),
+  fault(
+    'key-list-accepted',
+    'AUTH-INVALID',
+    'a Bearer token with commas is read as a list: accepted when every element is the same issued key ("Bearer <key>,<key>")',
+    {
+      matchKey: (token, keys) => {
+        const parts = token.split(',');
+        return parts.length > 1 && parts.every((p) => p === parts[0])
+          ? keys.find((k) => k.secret === parts[0])
+          : undefined;
+      },
+    },
+  ),
+  fault(
+    'merchant-id-control-mode-bypass',
+    'MODE-LIVE-SANDBOX',
+    'the lookup strips control characters from the merchant id, the mode check compares the id as sent: msb_…%00 lets the live key in',
+    {
+      access: (a) => {
+        if (a.merchant || ![...a.merchantId].some(isControl)) return;
+        const m = MERCHANTS.find((x) => x.id === withoutControls(a.merchantId));
+        if (m)
+          Object.assign(a, {
+            merchant: m,
+            failure: undefined,
+            listing: [listingKey(m.id, m.kind === 'sandbox' ? 'test' : a.mode)],
+          });
+      },
+    },
+  ),
+  fault(
+    'invalid-key-401-base64-page',
+    'AUTH-INVALID',
+    "a never-issued key's 401 carries X-Debug-Trace: the last page served to anyone, as Base64 of its JSON",
+    {
+      page: (data) => {
+        lastServed = data;
+        return undefined;
+      },
+      headers: (h, f, status) => {
+        if (status !== 401 || f.presented === undefined || ISSUED.includes(f.presented) || lastServed.length === 0)
+          return;
+        h['X-Debug-Trace'] = Buffer.from(JSON.stringify(lastServed.slice(0, 3))).toString('base64');
+      },
+    },
+  ),
+  fault(
+    'busy-503-carries-page',
+    'AUTH-MISSING',
+    'every 20th request without Authorization is answered 503 with Retry-After: 0 (a load shedder), its body carrying the last page served to anyone',
+    {
+      page: (data) => {
+        lastServed = data;
+        return undefined;
+      },
+      beforeAuth: (_route, _store, r) => {
+        if (header(r, 'authorization') !== undefined) return undefined;
+        unauthenticated += 1;
+        if (unauthenticated % 20 !== 0 || lastServed.length === 0) return undefined;
+        return { ...reject(503, MESSAGES.busy), carries: { field: 'lastResult', rows: lastServed } };
+      },
+      headers: (h, _f, status) => {
+        if (status === 503) h['Retry-After'] = '0';
+      },
+    },
+  ),
+  fault(
+    'status-no-content-type-open',
+    'AUTH-MISSING',
+    '/merchant/status without Authorization and without Content-Type answers 200 (a shortcut for "simple" requests)',
+    {
+      alternateKey: (r, keys) =>
+        r.route === 'status' && r.contentType === undefined ? keys.find((k) => k.slot === 'test') : undefined,
+    },
+  ),
+  fault(
+    'status-accepts-key-shape',
+    'AUTH-INVALID',
+    "/merchant/status accepts any key of an issued key's form: sk_test_, then letters only, as long as the test key (a format check taken for a lookup)",
+    {
+      auth: (c, r) => {
+        const token = c.credentials.token;
+        const shaped = /^sk_test_[A-Za-z]+$/.test(token) && token.length === IDENTITY.keys.test.length;
+        if (r.route !== 'status' || c.key || !shaped) return;
+        c.key = IDENTITY_KEYS.find((k) => k.slot === 'test');
+        c.failure = undefined;
+      },
+    },
+  ),
+  fault(
+    'live-on-sandbox-sorted-deep',
+    'MODE-LIVE-SANDBOX',
+    'the mode check is missing on the sorted query past the first pages: the live key lists a sandbox merchant with sort and offset ≥ 20',
+    {
+      access: (a, r) => {
+        const offset = Number(param(r.search, 'offset') ?? 0);
+        if (a.merchant?.kind !== 'sandbox' || a.mode !== 'live' || param(r.search, 'sort') === null || !(offset >= 20))
+          return;
+        Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
+    },
+  ),
+];
+
+/** The issued keys as the faults above compare them (the mock's identity; the key table is the server's). */
+const IDENTITY_KEYS: readonly KeyRecord[] = (Object.entries(IDENTITY.keys) as Array<[KeyRecord['slot'], string]>).map(
+  ([slot, secret]) => ({
+    slot,
+    secret,
+    mode: slot === 'live' ? 'live' : 'test',
+    permissions: ['merchant:status', 'payments:read'],
+    revoked: slot === 'revoked',
+  }),
+);

@@ -1,0 +1,106 @@
+/** Probes of the faults behind inputs the spec does not document (mock/faults/doors.ts). */
+import assert from 'node:assert/strict';
+import { call, KEYS, list, MERCHANTS, page } from '../support.ts';
+import type { Probe } from './probe.ts';
+
+const SB = MERCHANTS.sandbox;
+const JSON_TYPE = { 'content-type': 'application/json' };
+const b64json = (s: string | null) => JSON.parse(Buffer.from(s ?? '', 'base64').toString('utf8'));
+
+export const DOOR_PROBES: Record<string, Probe> = {
+  'key-in-x-api-key': async (p) => {
+    const { c, f } = await p.both(list(SB), null, undefined);
+    assert.deepEqual([c.status, f.status], [401, 401], 'no key anywhere: refused');
+    const headers = { 'x-api-key': KEYS.test };
+    const [clean, faulty] = await Promise.all([
+      call(p.clean.url, list(SB), { key: null, headers }),
+      call(p.faulty.url, list(SB), { key: null, headers }),
+    ]);
+    assert.deepEqual([clean.status, faulty.status], [401, 200]);
+    const revoked = await call(p.faulty.url, list(SB), { key: null, headers: { 'x-api-key': KEYS.revoked } });
+    assert.equal(revoked.status, 401, 'a revoked key stays refused there');
+  },
+  'session-cookie-accepted': async (p) => {
+    const { c, f } = await p.both(list(SB, 'limit=1'));
+    assert.equal(c.headers.get('set-cookie'), null);
+    const cookie = f.headers.get('set-cookie')?.split(';')[0] ?? '';
+    assert.match(cookie, /^sid=s_/);
+    assert.ok(!cookie.includes(KEYS.test.slice(8)), 'the session holds no key');
+    const [clean, faulty] = await Promise.all([
+      call(p.clean.url, list(SB), { key: null, headers: { cookie } }),
+      call(p.faulty.url, list(SB), { key: null, headers: { cookie } }),
+    ]);
+    assert.deepEqual([clean.status, faulty.status], [401, 200]);
+    const forged = await call(p.faulty.url, list(SB), { key: null, headers: { cookie: 'sid=s_forged' } });
+    assert.equal(forged.status, 401);
+  },
+  'merchant-from-query': async (p) => {
+    const { c, f } = await p.both(list(SB, `merchant_id=${MERCHANTS.otherSandbox}&limit=100`));
+    assert.deepEqual([c.status, f.status], [200, 200]);
+    const other = await page(p.clean.url, MERCHANTS.otherSandbox, 'limit=100');
+    assert.deepEqual((await page(p.clean.url, SB, 'limit=100')).data, c.body.data, 'clean: the parameter is ignored');
+    assert.deepEqual(f.body.data, other.data, "faulty: the other merchant's payments");
+    assert.deepEqual((await page(p.faulty.url, SB, 'limit=100')).data, c.body.data, 'without it: the path merchant');
+  },
+  'key-list-accepted': async (p) => {
+    const { c, f } = await p.both(list(SB), null, `Bearer ${KEYS.test},${KEYS.test}`);
+    assert.deepEqual([c.status, f.status], [401, 200]);
+    const mixed = await call(p.faulty.url, list(SB), { auth: `Bearer ${KEYS.test},${KEYS.test}x` });
+    assert.equal(mixed.status, 401, 'a list of different elements stays refused');
+    const trailing = await call(p.faulty.url, list(SB), { auth: `Bearer ${KEYS.test},` });
+    assert.equal(trailing.status, 401, 'the grammar table\'s "followed by a comma" stays refused');
+  },
+  'merchant-id-control-mode-bypass': async (p) => {
+    const { c, f } = await p.both(`/payments/n1/merchant/${SB}%00/payments`, KEYS.live);
+    assert.deepEqual([c.status, f.status], [404, 200]);
+    assert.ok(f.body.data.length > 0, "the sandbox merchant's payments to the live key");
+    const plain = await call(p.faulty.url, list(SB), { key: KEYS.live });
+    assert.equal(plain.status, 404, 'the id as issued: the mode check holds');
+  },
+  'invalid-key-401-base64-page': async (p) => {
+    const served = await page(p.faulty.url, SB, 'limit=2');
+    const { c, f } = await p.both(list(SB), `${KEYS.test}x`);
+    assert.deepEqual([c.status, f.status], [401, 401]);
+    assert.equal(c.headers.get('x-debug-trace'), null);
+    assert.deepEqual(b64json(f.headers.get('x-debug-trace')), served.data);
+    const revoked = await call(p.faulty.url, list(SB), { key: KEYS.revoked });
+    assert.equal(revoked.headers.get('x-debug-trace'), null, 'an issued key (revoked) gets none');
+  },
+  'busy-503-carries-page': async (p) => {
+    const served = await page(p.faulty.url, SB, 'limit=2');
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await call(p.faulty.url, list(SB), { key: null }));
+    const busy = answers.filter((a) => a.status === 503);
+    assert.equal(busy.length, 1, 'one request in 20 without a key');
+    assert.equal(busy[0]?.headers.get('retry-after'), '0');
+    const body = busy[0]?.body as unknown as { lastResult?: unknown } | undefined;
+    assert.deepEqual(body?.lastResult, served.data);
+    const clean = await call(p.clean.url, list(SB), { key: null });
+    assert.equal(clean.status, 401);
+  },
+  'status-no-content-type-open': async (p) => {
+    const { c, f } = await p.both('/merchant/status', null);
+    assert.deepEqual([c.status, f.status], [401, 200], 'no key, no Content-Type');
+    const typed = await call(p.faulty.url, '/merchant/status', { key: null, headers: JSON_TYPE });
+    assert.equal(typed.status, 401, 'with the documented Content-Type: refused');
+  },
+  'status-accepts-key-shape': async (p) => {
+    const shaped = `sk_test_${'x'.repeat(KEYS.test.length - 8)}`;
+    const { c, f } = await p.both('/merchant/status', shaped);
+    assert.deepEqual([c.status, f.status], [401, 200]);
+    const digit = await call(p.faulty.url, '/merchant/status', { key: `${shaped.slice(0, -1)}0` });
+    assert.equal(digit.status, 401, 'a digit in it: refused');
+    const short = await call(p.faulty.url, '/merchant/status', { key: shaped.slice(0, -1) });
+    assert.equal(short.status, 401, 'another length: refused');
+    const listed = await call(p.faulty.url, list(SB), { key: shaped });
+    assert.equal(listed.status, 401, 'the listing: refused');
+  },
+  'live-on-sandbox-sorted-deep': async (p) => {
+    const { c, f } = await p.both(list(SB, 'sort=-amount&offset=30'), KEYS.live);
+    assert.deepEqual([c.status, f.status], [404, 200]);
+    for (const q of ['sort=-amount', 'offset=30', 'sort=amount&offset=10']) {
+      const r = await call(p.faulty.url, list(SB, q), { key: KEYS.live });
+      assert.equal(r.status, 404, `${q}: the mode check holds`);
+    }
+  },
+};
