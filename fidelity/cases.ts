@@ -19,8 +19,8 @@ import { ACCESS_RULES, type RuleId } from '../core/model/rules.ts';
 import type { Target } from '../core/model/target.ts';
 
 /** An offset kept relative: as is (0, absurd offsets), a share of `total` (inside), or a distance from its end. */
-export type Offset = { abs: number } | { share: number } | { end: number };
-export type CaseWindow = Omit<PageRequest, 'offset'> & { offset?: Offset };
+type Offset = { abs: number } | { share: number } | { end: number };
+type CaseWindow = Omit<PageRequest, 'offset'> & { offset?: Offset };
 /** A request neither a listing window nor the access matrix makes: a path the spec does not show, a spelling. */
 type OtherRequest =
   | { kind: 'unknown-path'; path: 'status sibling' | 'other version'; key: boolean }

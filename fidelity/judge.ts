@@ -24,7 +24,7 @@ export type Aspect = { aspect: string; rule: RuleId; key: string; shown: string 
   code?: number;
 };
 /** What was sent, as the checks need it: the offset placed, the listing's default and maximum limit, key modes. */
-export type Sent = { offset?: number; defaultLimit: number; max?: number; keyMode: (slot: KeySlot) => 'test' | 'live' };
+type Sent = { offset?: number; defaultLimit: number; max?: number; keyMode: (slot: KeySlot) => 'test' | 'live' };
 
 /** Top-level field names and JSON types of a body: `{message: string, success: boolean}`, `not JSON`, `empty`. */
 export function bodyShape(e: Pick<Exchange, 'json' | 'text'>): string {
