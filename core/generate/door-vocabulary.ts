@@ -28,7 +28,8 @@ export const CLASS_VALUES: Readonly<Record<DoorClass, readonly ValueTemplate[]>>
 
 /**
  * Never sent, in any channel: a method override would turn the suite's read into a write (it sends GET, HEAD and
- * OPTIONS only); the others are HTTP's own framing, routing and caching, or the documented credential itself.
+ * OPTIONS only); the others are HTTP's own framing, routing and caching, a proxy's own credential (a proxy between the
+ * suite and the target takes it, and the client refuses it beside a configured proxy), or the documented credential.
  */
 const NEVER = new Set(
   [
@@ -38,6 +39,8 @@ const NEVER = new Set(
     '_method',
     'method',
     'authorization',
+    'proxy-authorization',
+    'proxy-connection',
     'host',
     'content-length',
     'transfer-encoding',

@@ -96,7 +96,8 @@ export class AnswerWatch {
       project: this.project,
       check,
       status: e.status,
-      // Words and a curl line the suite wrote itself (a key only as its variable): the cheap pass is enough.
+      // Words and a curl line the suite wrote (a key only as its variable); with inputs the target handed out, the
+      // whole line is redacted in every form below.
       request: redactAssembled(`${e.method} ${e.path}${query} (${authLabel(e.auth)})`),
       query: e.query.map(([k, v]) => [k, v]),
       curl: redactAssembled(e.curl),
@@ -159,10 +160,12 @@ export function watchAnswers(api: ApiClient, target: Target, project: string, di
   const stop = api.observe((e) => {
     const t0 = performance.now();
     // Records and headers may hold what a faulty target echoed (a key): the line is redacted like every output. The
-    // answer's own key scan (in every form) already said whether it holds one; without, a cheap pass suffices.
+    // answer's own key scan (in every form) already said whether it holds one; without, a cheap pass suffices, unless
+    // the request itself carried inputs the target handed out (a door check replays its headers and cookies, which
+    // may hold a key it echoed, encoded): then the request's words are the target's, and every form goes.
     const seen = watch.see(e);
     const text = JSON.stringify(seen);
-    const line = seen.keyLeak === undefined ? redactAssembled(text) : redact(text);
+    const line = seen.keyLeak === undefined && e.extra === undefined ? redactAssembled(text) : redact(text);
     fd ??= openSync(join(dir, `${watchFilePrefix(project)}${process.pid}.ndjson`), 'a');
     // Synchronous, one write per answer: a worker that is replaced has written every answer it got.
     writeSync(fd, `${line}\n`);

@@ -10,9 +10,11 @@
  * The cases run side by side, with short time settings (API_TIMEOUT_MS=1000) for the ones that stall; one stalling
  * case runs with the default settings, to prove a user's run gives up after one API_TIMEOUT_MS (one attempt).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type MockEnv, type RunningMock, startMock } from '../../mock/index.ts';
 import { againstMock, runSuite } from '../../scripts/run-suite.ts';
@@ -291,7 +293,8 @@ const CASES: Case[] = [
         const timer = setInterval(() => res.write(' '), 1000);
         res.on('close', () => clearInterval(timer));
       }),
-    SHORT,
+    // Long enough for the headers to arrive on a busy machine (with 1 s they came too late there: "does not answer").
+    { API_TIMEOUT_MS: '3000' },
   ),
   against('sends 50 MB', 2, /more than 5 MB, cut there/, 10, () =>
     serve((_req, res) => {
@@ -380,11 +383,17 @@ const CASES: Case[] = [
     expected: 10,
     start: async () => {
       const mock = await startMock({ port: 0 });
-      const file = 'reports/hostile/wrong-path.openapi.yaml';
-      mkdirSync('reports/hostile', { recursive: true });
+      // An input, not an artifact: outside reports/ (whose scan would read the example's `restrictedKey` against the
+      // mock's readable restricted key, MOCKrestrictedKEY…, as most of it quoted).
+      const dir = mkdtempSync(join(tmpdir(), 'hostile-collections-'));
+      const file = join(dir, 'wrong-path.openapi.yaml');
       const document = readFileSync('examples/openapi.yaml', 'utf8').replace('}/refunds:', '}/refundz:');
       writeFileSync(file, document);
-      return { env: againstMock(mock.env), args: ['--collections', file], stop: mock.stop };
+      const stop = async () => {
+        await mock.stop();
+        rmSync(dir, { recursive: true, force: true });
+      };
+      return { env: againstMock(mock.env), args: ['--collections', file], stop };
     },
   },
   misconfigured(
