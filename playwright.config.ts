@@ -223,12 +223,7 @@ export default defineConfig<object, { watchOf: string | undefined; watchDir: str
   // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
   // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.
   projects: [
-    // The checks of other collections (specs/collections/) are loaded only in a run given some.
-    {
-      name: 'checks',
-      testIgnore: publishedCollections().length ? EVERY_ANSWER : [EVERY_ANSWER, /[\\/]specs[\\/]collections[\\/]/],
-      teardown: 'every answer',
-    },
+    { name: 'checks', testIgnore: EVERY_ANSWER, teardown: 'every answer' },
     // One worker: the file's checks share what they learn (a few requests) and run in order.
     { name: 'every answer', testMatch: EVERY_ANSWER, fullyParallel: false, use: { watchOf: 'checks' } },
   ],

@@ -4,19 +4,12 @@
  * that rule allows. Pure: `(case) → expectation`, `(case, exchange) → Violation | undefined`.
  */
 
-import {
-  type AccessCase,
-  type AccessExpectation,
-  type AccessOracle,
-  type AccessRule,
-  isValidCredential,
-  type MerchantRole,
-  type Spelling,
-} from '../core/model/access.ts';
-import { type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
+import { type AccessCase, type AccessExpectation, isValidCredential, type MerchantRole } from '../core/model/access.ts';
+import { type HeaderSpelling, type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
 import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
 import { describeRequest, type PageRequest } from '../core/model/listing.ts';
+import type { AccessRule } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { recordsCarried } from './method-answers.ts';
 
@@ -30,7 +23,7 @@ const SANDBOX: readonly MerchantRole[] = ['sandbox', 'otherSandbox'];
  * Whether the key stands as a word of its own after the scheme (spaces, leniently tabs) or alone (a bare key):
  * `Bearer<key>` is another credential, not the key.
  */
-const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
+const separated = (s: HeaderSpelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
 
 /**
  * The rule and allowed statuses for a request written canonically (`Bearer <key>`). `keyMode` says which mode a
@@ -38,7 +31,8 @@ const separated = (s: Spelling) => s.scheme === '' || /^[ \t]+$/.test(s.gap);
  */
 function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
   const verb = c.preflight ? 'OPTIONS (a CORS pre-flight)' : (c.method ?? 'GET');
-  const list = `the ${c.list ?? 'payments'} list of the ${c.merchant} merchant`;
+  const c0 = c.collection;
+  const list = `the ${c0.name} list${c0.access.scope === 'merchant' ? ` of the ${c.merchant} merchant` : ''}`;
   const where = c.endpoint === 'status' ? `${verb} /merchant/status` : verb === 'GET' ? list : `${verb} to ${list}`;
   const cred = c.credential;
   const refused = (rule: AccessRule, what: string): AccessExpectation => ({
@@ -138,7 +132,7 @@ function byMethod(method: SafeMethod | undefined, get: AccessExpectation): Acces
 }
 
 /** The spec's own spelling of the header: `Bearer`, one space. */
-export const isCanonical = (s: Spelling) => s.scheme === 'Bearer' && s.gap === ' ' && !s.lead && !s.trail;
+export const isCanonical = (s: HeaderSpelling) => s.scheme === 'Bearer' && s.gap === ' ' && !s.lead && !s.trail;
 
 /** The violation when the answer is not one the case's rule allows. */
 export function accessViolation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined {
@@ -160,6 +154,3 @@ export function accessViolation(exp: AccessExpectation, e: Exchange, query: Page
   const hint = hints[e.status] ?? (e.status >= 500 ? 'a server error' : undefined);
   return { rule: exp.rule, expected, received: `${excerpt(e)}${hint ? ` (${hint})` : ''}`, exchange: e };
 }
-
-/** The oracle as the access properties take it (core/run/access-property.ts): the expectation and its judgment. */
-export const ACCESS_ORACLE: AccessOracle = { expected: expectedAccess, violation: accessViolation };

@@ -4,18 +4,12 @@
  * input the server does not accept, or its rule's own refusal; what the answers carry is the provenance checks' to
  * judge (checks/provenance.ts). Pure: `(door case) → violation`.
  */
-import type { DoorJudge } from '../core/model/door-judge.ts';
 import { type DoorCase, describeAdded } from '../core/model/doors.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
-import type { RuleId } from '../core/model/rules.ts';
+import type { WatchedAnswer } from '../core/model/provenance.ts';
+import { EVERY_ANSWER_RULES, type EveryAnswerRule, type RuleId } from '../core/model/rules.ts';
 import { excerpt, type Violation } from '../core/model/verdict.ts';
-import {
-  keyLeakViolations,
-  PROVENANCE_RULES,
-  type ProvenanceRule,
-  provenanceViolations,
-  unexercised,
-} from './provenance.ts';
+import { provenanceViolations, unexercised } from './provenance.ts';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 
@@ -23,7 +17,7 @@ const is2xx = (status: number) => status >= 200 && status < 300;
  * A refused request answered 2xx with inputs added. A valid key on a merchant id an operator spelled is left to what
  * its answer shows (the target may take the spelling for another merchant, where an empty 200 is no crossing).
  */
-function openedViolation(c: DoorCase): Violation | undefined {
+export function openedViolation(c: DoorCase): Violation | undefined {
   const { base, added, exchange: e } = c;
   if (!base.refused || !is2xx(e.status)) return undefined;
   const cred = base.case.credential;
@@ -38,7 +32,7 @@ function openedViolation(c: DoorCase): Violation | undefined {
 }
 
 /** More records than the cap (§8: 100) in an allowed answer with inputs added. */
-function capViolation(c: DoorCase): Violation | undefined {
+export function capViolation(c: DoorCase): Violation | undefined {
   const { base, added, exchange: e } = c;
   if (base.refused || !is2xx(e.status)) return undefined;
   const data = (e.json as { data?: unknown } | undefined)?.data;
@@ -51,15 +45,10 @@ function capViolation(c: DoorCase): Violation | undefined {
   };
 }
 
-/** The door checks' judgment (core/run/door-check.ts): the two relations here, provenance and key secrecy over the answers. */
-export const DOOR_JUDGE: DoorJudge = {
-  opened: openedViolation,
-  cap: capViolation,
-  crossings(answers, rule) {
-    if (!(PROVENANCE_RULES as readonly RuleId[]).includes(rule)) return { violations: [] };
-    const { violations, stats } = provenanceViolations(answers, rule as ProvenanceRule);
-    const why = unexercised(rule as ProvenanceRule, stats, answers.length);
-    return { violations, ...(why ? { unexercised: why } : {}) };
-  },
-  keyLeaks: (answers) => keyLeakViolations(answers),
-};
+/** Records shown where the request may not see them (the watcher's provenance), for a rule whose boundary a record crosses. */
+export function crossings(answers: readonly WatchedAnswer[], rule: RuleId) {
+  if (!(EVERY_ANSWER_RULES as readonly RuleId[]).includes(rule)) return { violations: [] };
+  const { violations, stats } = provenanceViolations(answers, rule as EveryAnswerRule);
+  const why = unexercised(rule as EveryAnswerRule, stats, answers.length);
+  return { violations, ...(why ? { unexercised: why } : {}) };
+}

@@ -3,6 +3,7 @@
  * They read the response only; the specs decide which requests to send.
  */
 
+import { type Collection, PAYMENTS } from '../core/model/collection.ts';
 import { type Exchange, isClientError } from '../core/model/exchange.ts';
 import {
   echoesAsSent,
@@ -16,11 +17,11 @@ import {
 import { type Derivation, derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { validateEnvelope, validatePayment } from './schemas.ts';
 
-/** What a listing's records must be: payments (the payment schema), or another collection's (any JSON value). */
-export type RecordKind = 'payments' | 'other';
-
-/** ENV-SCHEMA: a 200 listing matches the envelope schema and each record the payment schema (payments only). */
-export function envelopeViolation(e: Exchange, records: RecordKind = 'payments'): Violation | undefined {
+/**
+ * ENV-SCHEMA: a 200 listing matches the envelope schema, and each record its collection's record schema where it has
+ * one (payments: the payment record; another collection's records have no schema the spec shows).
+ */
+export function envelopeViolation(e: Exchange, of: Pick<Collection, 'records'> = PAYMENTS): Violation | undefined {
   if (e.status !== 200) {
     return { rule: 'ENV-SCHEMA', expected: 'HTTP 200 with a listing envelope', received: excerpt(e), exchange: e };
   }
@@ -32,7 +33,7 @@ export function envelopeViolation(e: Exchange, records: RecordKind = 'payments')
     const list = problems.map((p) => p.message).join('; '); // each message starts with its JSON pointer
     return { rule: 'ENV-SCHEMA', expected: 'the §2 envelope', received: list, exchange: e };
   }
-  if (records === 'other') return undefined; // another collection's records have no schema the spec shows
+  if (of.records !== 'payment') return undefined;
   const data = (e.json as { data: unknown[] }).data;
   for (const [i, record] of data.entries()) {
     const bad = validatePayment(record, `/data/${i}`);
@@ -256,13 +257,13 @@ export function capNotationViolation(e: Exchange, written: string, max = MAX_LIM
 export function robustnessViolation(
   e: Exchange,
   label: string,
-  records: RecordKind = 'payments',
+  of: Pick<Collection, 'records'> = PAYMENTS,
 ): Violation | undefined {
   if (e.status >= 500) {
     return { rule: 'INP-ROBUST', expected: `a 4xx or a valid 200 for ${label}`, received: excerpt(e), exchange: e };
   }
   if (e.status !== 200) return undefined;
-  const broken = envelopeViolation(e, records) ?? sizeViolation(e);
+  const broken = envelopeViolation(e, of) ?? sizeViolation(e);
   if (!broken) return undefined;
   const v: Violation = {
     rule: 'INP-ROBUST',

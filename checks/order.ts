@@ -1,69 +1,30 @@
 /**
- * Pure checks on the order of a listing read as pages (payment-api.md §4.2 `sort`; reading.md "Pagination"):
- * `amount` compares numerically (a number, or a numeric string), ascending for `sort=amount`, descending for
- * `sort=-amount`, across page boundaries; ties may come in any order, but the same on every request.
+ * Pure checks on the order of a listing read as pages (payment-api.md §4.2 `sort`; reading.md "Pagination", "Order"):
+ * under `sort=field` (`-field`: descending) the values follow the field's order (checks/compare.ts) across page
+ * boundaries, records without the field (null or absent) together at one end, where the field is not one every record
+ * has; a string without a named collation assumes none: `-field` must be the exact reverse of `field` apart from ties,
+ * and the records a target keeps in one order both ways must be ones a collation could tie. Ties may come in any
+ * order, but the same on every request.
  */
-
+import type { CollectionSort } from '../core/model/collection.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import { identity } from '../core/model/listing.ts';
-import { basedOn, basedOnPages, pageHolding, type ResultSet, type SetSource } from '../core/model/result-set.ts';
+import { fieldOf, pageHolding, type ResultSet } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
+import { type Comparator, comparatorOf, hasType, orderWords } from './compare.ts';
 
 /** Records read page by page: their concatenation and the pages they came from (a ResultSet fits). */
 export type Walked = Pick<ResultSet, 'records' | 'pages'>;
 
-/** A sort value the spec defines. */
-export type AmountSort = 'amount' | '-amount';
-export const AMOUNT_SORTS: readonly AmountSort[] = ['amount', '-amount'];
+/** A record without the field: null or absent. */
+export const absent = (v: unknown) => v === undefined || v === null;
 
-export type Amount = number | string;
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** The record's `amount` when it is numeric (a finite number or a decimal string), else undefined. */
-export function amountOf(record: unknown): Amount | undefined {
-  const amount = (record as { amount?: unknown } | null)?.amount;
-  if (typeof amount === 'number') return Number.isFinite(amount) ? amount : undefined;
-  if (typeof amount === 'string' && DECIMAL.test(amount)) return amount;
-  return undefined;
-}
-
-/** A decimal as sign and digits, without leading (integer) or trailing (fraction) zeros. */
-function canonical(a: Amount): { negative: boolean; int: string; frac: string } | undefined {
-  const m = DECIMAL.exec(String(a));
-  if (!m) return undefined;
-  const int = (m[2] ?? '').replace(/^0+(?=\d)/, '');
-  const frac = (m[3] ?? '').replace(/0+$/, '');
-  return { negative: m[1] === '-' && (int !== '0' || frac !== ''), int, frac };
-}
-
-/** Numeric comparison of two amounts (-1, 0, 1); decimal strings compare exactly, whatever their length. */
-export function compareAmounts(a: Amount, b: Amount): number {
-  if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
-  const x = canonical(a);
-  const y = canonical(b);
-  if (!x || !y) return Math.sign(Number(a) - Number(b)); // a number in exponent form
-  if (x.negative !== y.negative) return x.negative ? -1 : 1;
-  const magnitude = compareDigits(x.int, y.int) || compareDigits(x.frac, y.frac, true);
-  return x.negative ? -magnitude : magnitude;
-}
-
-/** Compares digit strings as numbers: integer parts by length first, fraction parts padded on the right. */
-function compareDigits(a: string, b: string, fraction = false): number {
-  if (fraction) {
-    const width = Math.max(a.length, b.length);
-    [a, b] = [a.padEnd(width, '0'), b.padEnd(width, '0')];
-  } else if (a.length !== b.length) {
-    return Math.sign(a.length - b.length);
-  }
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** How a record reads in a report: its id (or its JSON) and its amount. */
-export function describeRecord(record: unknown): string {
-  const o = (record ?? {}) as { id?: unknown; amount?: unknown };
-  const id = typeof o.id === 'string' || typeof o.id === 'number' ? `id ${o.id}` : JSON.stringify(record)?.slice(0, 80);
-  return `${id}, amount ${JSON.stringify(o.amount)}`;
+/** How a record reads in a report: its id (or its JSON), and the field's value when one is named. */
+export function describeRecord(record: unknown, field?: string): string {
+  const id = (record as { id?: unknown } | null)?.id;
+  const who = typeof id === 'string' || typeof id === 'number' ? `id ${id}` : JSON.stringify(record)?.slice(0, 80);
+  return field === undefined ? `${who}` : `${who}, ${field} ${JSON.stringify(fieldOf(record, field))}`;
 }
 
 /** The response holding record `index` of the concatenation, and that record's page's first index. */
@@ -72,74 +33,115 @@ export function pageOf(walk: Walked, index: number): { page: Exchange | undefine
   return { page: page?.exchange, start };
 }
 
-/** The exchanges showing records i and j: the first as `exchange`, the other as `related` if on another page. */
+/** The exchanges showing records i and j: the second as `exchange`, the first as `related` if on another page. */
 function evidence(walk: Walked, i: number, j: number): Pick<Violation, 'exchange' | 'related'> {
   const a = pageOf(walk, i).page;
   const b = pageOf(walk, j).page;
   return { exchange: b ?? a, related: a && a !== b ? [a] : undefined };
 }
 
+/** The records without the field must sit together at one end; the others, in order. */
+function present(walk: Walked, field: string): { indexes: number[]; stray?: number } {
+  const flags = walk.records.map((r) => absent(fieldOf(r, field)));
+  const first = flags.indexOf(false);
+  const last = flags.lastIndexOf(false);
+  const indexes = flags.flatMap((a, i) => (a ? [] : [i]));
+  // An absent value between present ones, or absent ones at both ends: not together at one end.
+  const between = first < 0 ? -1 : flags.findIndex((a, i) => a && i > first && i < last);
+  const stray = between >= 0 ? between : first > 0 && last < flags.length - 1 ? last + 1 : undefined;
+  return stray !== undefined ? { indexes, stray } : { indexes };
+}
+
+/** The sort a collection declares for a `sort` value (`amount`, `-amount`), and its direction. */
+export function sortOf(sorts: readonly CollectionSort[], value: string): { sort: CollectionSort; descending: boolean } {
+  const descending = value.startsWith('-');
+  const field = descending ? value.slice(1) : value;
+  return { sort: sorts.find((s) => s.field === field) ?? { field, type: 'string' }, descending };
+}
+
 /**
- * SRT-AMOUNT / SRT-FILTER: every amount is numeric and each record's amount is >= (ascending) or <=
- * (descending) the previous one, over the whole concatenation: page boundaries included.
+ * The sort rule (SRT-AMOUNT, SRT-FILTER): under `sort=field` (`descending`: `-field`) every present value has the
+ * field's type and follows the one before it in order, over the whole concatenation (page boundaries included);
+ * records without the field sit together at one end, unless every record must have it (`required`). A string without
+ * a collation names no order: see reverseViolation.
  */
-export function sortViolation(walk: Walked, sort: AmountSort, rule: RuleId, label: string): Violation | undefined {
-  const sign = sort === 'amount' ? 1 : -1;
-  const word = sort === 'amount' ? 'ascending' : 'descending';
-  const amounts: Amount[] = [];
-  for (const [i, record] of walk.records.entries()) {
-    const amount = amountOf(record);
-    if (amount === undefined) {
-      return {
-        rule,
-        expected: `${label}: every record has a numeric amount (a number or a numeric string) to sort by`,
-        received: `record #${i}: ${describeRecord(record)}`,
-        exchange: pageOf(walk, i).page,
-      };
-    }
-    amounts.push(amount);
+export function sortViolation(
+  walk: Walked,
+  sort: CollectionSort,
+  descending: boolean,
+  rule: RuleId,
+  label: string,
+  required = false,
+): Violation | undefined {
+  const { field } = sort;
+  const shown = (i: number) => `record #${i} (${describeRecord(walk.records[i], field)})`;
+  const compare = comparatorOf(sort);
+  const typed = (i: number) => !absent(fieldOf(walk.records[i], field)) || !required;
+  const { indexes, stray } = present(walk, field);
+  const untyped = walk.records.findIndex(
+    (r, i) => !typed(i) || (indexes.includes(i) && !hasType(sort, compare, fieldOf(r, field))),
+  );
+  if (untyped >= 0) {
+    return {
+      rule,
+      expected: `${label}: every ${field} is a ${sort.type}${required ? ' on every record' : ''}, to sort by`,
+      received: shown(untyped),
+      exchange: pageOf(walk, untyped).page,
+    };
   }
-  for (let i = 1; i < amounts.length; i++) {
-    const prev = amounts[i - 1] as Amount;
-    const cur = amounts[i] as Amount;
-    if (compareAmounts(prev, cur) * sign <= 0) continue;
-    const across = pageOf(walk, i - 1).page !== pageOf(walk, i).page;
+  if (stray !== undefined) {
+    return {
+      rule,
+      expected: `${label}: records without ${field} together, first or last`,
+      received: `${shown(stray)} has none, between records that have one`,
+      exchange: pageOf(walk, stray).page,
+    };
+  }
+  if (!compare) return undefined;
+  const value = (i: number) => fieldOf(walk.records[i], field);
+  for (let k = 1; k < indexes.length; k++) {
+    const [i, j] = [indexes[k - 1] as number, indexes[k] as number];
+    if ((descending ? -1 : 1) * compare(value(i), value(j)) <= 0) continue;
+    const values = indexes.map(value);
     const hints = [
-      across ? `across the page boundary at offset ${pageOf(walk, i).start}` : '',
-      isSorted(amounts, -sign) ? `the whole listing is ${sort === 'amount' ? 'descending' : 'ascending'}` : '',
-      isTextSorted(amounts, sign) ? 'the whole listing is in text order, not numeric' : '',
+      pageOf(walk, i).page !== pageOf(walk, j).page
+        ? `across the page boundary at offset ${pageOf(walk, j).start}`
+        : '',
+      inOrder(values, compare, !descending) ? `the whole listing is ${descending ? 'ascending' : 'descending'}` : '',
+      sort.type === 'number' && inTextOrder(values, descending)
+        ? 'the whole listing is in text order, not numeric'
+        : '',
     ].filter(Boolean);
     return {
       rule,
-      expected: `${label}: amounts ${word} numerically over the whole listing (${walk.records.length} records, ${walk.pages.length} pages)`,
-      received: `record #${i - 1} (${describeRecord(walk.records[i - 1])}) before #${i} (${describeRecord(walk.records[i])})${hints.length ? ` (${hints.join('; ')})` : ''}`,
-      ...evidence(walk, i - 1, i),
+      expected: `${label}: ${field} ${descending ? 'descending' : 'ascending'} ${orderWords(sort)} over the whole listing (${walk.records.length} records, ${walk.pages.length} pages)`,
+      received: `${shown(i)} before ${shown(j)}${hints.length ? ` (${hints.join('; ')})` : ''}`,
+      ...evidence(walk, i, j),
     };
   }
   return undefined;
 }
 
-function isSorted(amounts: readonly Amount[], sign: number): boolean {
-  return amounts.every((a, i) => i === 0 || compareAmounts(amounts[i - 1] as Amount, a) * sign <= 0);
-}
+const inOrder = (values: readonly unknown[], compare: Comparator, descending: boolean) =>
+  values.every((v, i) => i === 0 || (descending ? -1 : 1) * compare(values[i - 1], v) <= 0);
 
-/** True when the amounts are in order as text ("10" before "9"), the mark of a string comparison. */
-function isTextSorted(amounts: readonly Amount[], sign: number): boolean {
-  const text = amounts.map(String);
-  return text.every((t, i) => i === 0 || (sign > 0 ? (text[i - 1] as string) <= t : (text[i - 1] as string) >= t));
+/** True when the values are in order as text ("10" before "9"), the mark of a string comparison. */
+function inTextOrder(values: readonly unknown[], descending: boolean): boolean {
+  const text = values.map(String);
+  return text.every((t, i) => i === 0 || (descending ? (text[i - 1] as string) >= t : (text[i - 1] as string) <= t));
 }
 
 /**
- * SRT-AMOUNT / SRT-FILTER / FLT-BEFORE-PAGE: the walk holds exactly the `expected` records, each once: no
- * duplicate (a record on two pages), no gap, nothing else. Order is not compared here.
+ * The records in the walk are exactly the `expected` ones, each once: no duplicate (a record on two pages), no gap,
+ * nothing else. Order is not compared here.
  */
 export function permutationViolation(
   walk: Walked,
   expected: readonly unknown[],
   rule: RuleId,
   label: string,
-  /** How a record reads in the report (another collection's names its sort field, not `amount`). */
-  describe: (record: unknown) => string = describeRecord,
+  /** How a record reads in the report: its id, and the field the check is about. */
+  describe: (record: unknown) => string = (r) => describeRecord(r),
 ): Violation | undefined {
   const key = identity([...expected, ...walk.records]);
   const want = new Set(expected.map(key));
@@ -177,106 +179,4 @@ export function permutationViolation(
     };
   }
   return undefined;
-}
-
-/**
- * SRT-AMOUNT / SRT-FILTER: the walk lists the records in the same sequence as `reference` (the same query read
- * at another limit), over their common length. Sorted, ties may come in any order, but the same on every request.
- */
-export function sameSequenceViolation(
-  walk: Walked,
-  reference: Walked,
-  rule: RuleId,
-  label: string,
-): Violation | undefined {
-  const key = identity([...reference.records, ...walk.records]);
-  const n = Math.min(walk.records.length, reference.records.length);
-  for (let i = 0; i < n; i++) {
-    const got = walk.records[i];
-    const want = reference.records[i];
-    if (key(got) === key(want)) continue;
-    const a = amountOf(got);
-    const b = amountOf(want);
-    const tie = a !== undefined && b !== undefined && compareAmounts(a, b) === 0;
-    return {
-      rule,
-      expected: `${label}: record #${i} is the same as when read at another limit (${describeRecord(want)})${tie ? '; ties may come in any order, but the same on every request' : ''}`,
-      received: `${describeRecord(got)}${tie ? ' (a tie came in another order)' : ''}`,
-      exchange: pageOf(walk, i).page,
-      related: [pageOf(reference, i).page].filter((e): e is Exchange => e !== undefined),
-    };
-  }
-  return undefined;
-}
-
-/**
- * The limits in [lo, hi] that put a page boundary inside a group of equal amounts within the first `pages`
- * pages: walks at them show whether ties keep one order from request to request.
- */
-export function tieSplittingLimits(sorted: readonly unknown[], lo: number, hi: number, pages: number): number[] {
-  return limitsSplittingTies(
-    sorted,
-    (x, y) => {
-      const [a, b] = [amountOf(x), amountOf(y)];
-      return a !== undefined && b !== undefined && compareAmounts(a, b) === 0;
-    },
-    lo,
-    hi,
-    pages,
-  );
-}
-
-/** The limits in [lo, hi] that put a page boundary between two neighbours that `tied` calls equal (any sort's key). */
-export function limitsSplittingTies(
-  sorted: readonly unknown[],
-  tied: (a: unknown, b: unknown) => boolean,
-  lo: number,
-  hi: number,
-  pages: number,
-): number[] {
-  const splits = new Set<number>();
-  for (let i = 1; i < sorted.length; i++) if (tied(sorted[i - 1], sorted[i])) splits.add(i);
-  const limits: number[] = [];
-  for (let limit = lo; limit <= hi; limit++) {
-    for (let k = 1; k < pages && k * limit < sorted.length; k++) {
-      if (splits.has(k * limit)) {
-        limits.push(limit);
-        break;
-      }
-    }
-  }
-  return limits;
-}
-
-/**
- * SRT-AMOUNT / SRT-FILTER on a walk at some limit: sorted throughout; exactly `expected` (when given and the walk
- * reached the end); and the same sequence as `reference`, the same query read at another limit.
- */
-export function orderedWalkViolation(
-  walk: Walked & SetSource & Pick<ResultSet, 'complete'>,
-  sort: AmountSort,
-  reference: Walked & SetSource,
-  expected: readonly unknown[] | undefined,
-  rule: RuleId,
-  label: string,
-  /** The sets `expected` was taken from: what their pages break is named by a membership failure. */
-  expectedFrom: readonly SetSource[] = [],
-): Violation | undefined {
-  // Which records, and in which sequence, come from the sets compared: their flaws explain a difference; an order
-  // broken within the walk is the walk's own.
-  const same = walk.complete && expected ? permutationViolation(walk, expected, rule, label) : undefined;
-  return (
-    basedOnPages(sortViolation(walk, sort, rule, label), walk) ??
-    basedOn(same, ...expectedFrom, walk) ??
-    basedOn(sameSequenceViolation(walk, reference, rule, label), reference, walk)
-  );
-}
-
-/**
- * Limits [min, max] for walks over n records: at most `pages` pages when n is small, more than one page when n > 1;
- * for a large n, limits of 50 to 100 read a prefix.
- */
-export function walkLimits(n: number, pages: number): { min: number; max: number } {
-  const min = Math.min(50, Math.max(1, Math.ceil(n / pages)));
-  return { min, max: Math.max(min, Math.min(100, n - 1)) };
 }

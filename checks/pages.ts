@@ -12,10 +12,10 @@ import { derive, excerpt, type Violation } from '../core/model/verdict.ts';
 import { pastEndBasis } from './envelope.ts';
 
 /** Record identity (fixtures/listing.ts `identity`): the `id` field, or the whole record's JSON. */
-export type IdOf = (record: unknown) => string;
+type IdOf = (record: unknown) => string;
 
 /** One read of a selection, with what it was (`offset=120 limit=7 sort=-amount`) for failure reports. */
-export interface Sample {
+interface Sample {
   label: string;
   exchange: Exchange;
 }

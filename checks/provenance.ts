@@ -10,33 +10,10 @@
  * record without an id matches by its whole content.
  */
 import type { Holder, Provenance, Scope, WatchedAnswer } from '../core/model/provenance.ts';
-import type { RuleId } from '../core/model/rules.ts';
+import type { EveryAnswerRule } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
 
 /** The rules whose boundary a record can cross. */
-export type ProvenanceRule = Extract<
-  RuleId,
-  | 'MODE-ISOLATION'
-  | 'MER-ISOLATION'
-  | 'MODE-LIVE-SANDBOX'
-  | 'AUTH-FORBIDDEN'
-  | 'AUTH-MISSING'
-  | 'AUTH-INVALID'
-  | 'AUTH-REVOKED'
-  | 'AUTH-FIRST'
->;
-
-export const PROVENANCE_RULES: readonly ProvenanceRule[] = [
-  'MODE-ISOLATION',
-  'MER-ISOLATION',
-  'MODE-LIVE-SANDBOX',
-  'AUTH-FORBIDDEN',
-  'AUTH-MISSING',
-  'AUTH-INVALID',
-  'AUTH-REVOKED',
-  'AUTH-FIRST',
-];
-
 const SANDBOXES: readonly Holder[] = ['sandbox', 'otherSandbox'];
 
 /**
@@ -45,7 +22,7 @@ const SANDBOXES: readonly Holder[] = ['sandbox', 'otherSandbox'];
  * restricted key may see no payment; a valid key sees only its own mode's records, and on a merchant's listing only
  * that merchant's (a merchant id the configuration does not know may name any merchant of the account).
  */
-export function crossing(s: Scope, p: Provenance): ProvenanceRule | undefined {
+export function crossing(s: Scope, p: Provenance): EveryAnswerRule | undefined {
   const unknownList = s.endpoint === 'list' && s.merchant === 'unknown';
   if (s.presenter === 'none') return 'AUTH-MISSING';
   if (s.presenter === 'invalid') return unknownList ? 'AUTH-FIRST' : 'AUTH-INVALID';
@@ -103,7 +80,7 @@ export function echoedBy(request: string): (value: unknown) => boolean {
  * A learned record: the record, its collection (absent: payments), each provenance it was read under, and the first
  * answer that showed it there. Records of two collections are never one record, whatever their ids.
  */
-interface Learned {
+interface TracedRecord {
   record: Row;
   collection?: string;
   seen: Map<string, { provenance: Provenance; answer: WatchedAnswer }>;
@@ -119,13 +96,13 @@ const describeProvenance = (p: Provenance) =>
 const isWhole = (o: Row, r: Row) =>
   Object.keys(r).length >= 2 && Object.entries(r).every(([k, v]) => k in o && same(o[k], v));
 
-const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, Learned[]>>();
+const indexes = new WeakMap<readonly WatchedAnswer[], Map<string, TracedRecord[]>>();
 
 /** Every learned record by identity key (records that share an id but differ are kept apart), once per answer list. */
-function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[]> {
+function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, TracedRecord[]> {
   const known = indexes.get(answers);
   if (known) return known;
-  const index = new Map<string, Learned[]>();
+  const index = new Map<string, TracedRecord[]>();
   indexes.set(answers, index);
   for (const a of answers) {
     if (!a.learned) continue;
@@ -150,9 +127,9 @@ function learnedRecords(answers: readonly WatchedAnswer[]): Map<string, Learned[
 /** Text around a record's id that is read for its other fields. */
 const WINDOW = 400;
 
-/** Learned records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
-function byIdToken(index: Map<string, Learned[]>): Map<string, Learned[]> {
-  const out = new Map<string, Learned[]>();
+/** TracedRecord records by the id a text may show whole: a string id of 8 characters or more, or an integer id. */
+function byIdToken(index: Map<string, TracedRecord[]>): Map<string, TracedRecord[]> {
+  const out = new Map<string, TracedRecord[]>();
   for (const bucket of index.values()) {
     for (const l of bucket) {
       const id = l.record.id;
@@ -187,10 +164,10 @@ function runOfFields(window: string, r: Row, echoed: (value: unknown) => boolean
 /** The learned records a text writes out (each once), with the excerpt that shows it. */
 function recordsInText(
   text: string,
-  ids: Map<string, Learned[]>,
+  ids: Map<string, TracedRecord[]>,
   echoed: (value: unknown) => boolean,
-): Array<{ learned: Learned; excerpt: string }> {
-  const found = new Map<Learned, string>();
+): Array<{ learned: TracedRecord; excerpt: string }> {
+  const found = new Map<TracedRecord, string>();
   for (const m of text.matchAll(/[\w.:-]+/g)) {
     for (const token of new Set([m[0], m[0].replace(/[.:-]+$/, '')])) {
       for (const l of ids.get(token) ?? []) {
@@ -210,7 +187,7 @@ function recordsInText(
 /** A learned record that an answer showed, and how, in words. */
 interface Sighting {
   answer: WatchedAnswer;
-  learned: Learned;
+  learned: TracedRecord;
   shown: string;
 }
 
@@ -228,11 +205,11 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
     // A record of the collection the request names (payments, for any other path) matches as a record; another
     // collection's only whole: a refund that shares a payment's id is not that payment.
     const own = answer.scope.collection;
-    const matches = (value: Row, l: Learned) =>
+    const matches = (value: Row, l: TracedRecord) =>
       l.collection === own ? isRecord(value, l.record, echoed) : isWhole(value, l.record);
     // One sighting of a record per answer: the first place it was found (an answer read in several decodings shows
     // one record several times).
-    const shownHere = new Set<Learned>();
+    const shownHere = new Set<TracedRecord>();
     for (const { where, value } of answer.objects ?? []) {
       const learned = index.get(identityKey(value))?.find((l) => matches(value, l));
       if (!learned || shownHere.has(learned)) continue;
@@ -257,7 +234,7 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
 }
 
 /** What the judgment saw: records learned, and answers judged per presenter. */
-export interface ProvenanceStats {
+interface ProvenanceStats {
   records: number;
   answers: number;
   byPresenter: Record<string, number>;
@@ -275,7 +252,7 @@ const short = (r: Row) => {
  * status), and, for the isolation rules, one record read on two listings that share none.
  */
 /** The isolation rule two listings of one record cross: two modes, or one mode and two merchants; else none. */
-function isolationCrossed(a: Provenance, b: Provenance): ProvenanceRule | undefined {
+function isolationCrossed(a: Provenance, b: Provenance): EveryAnswerRule | undefined {
   if (a.mode !== b.mode) return 'MODE-ISOLATION';
   const merchants = a.merchant !== 'account' && b.merchant !== 'account';
   return merchants && a.merchant !== b.merchant ? 'MER-ISOLATION' : undefined;
@@ -283,11 +260,11 @@ function isolationCrossed(a: Provenance, b: Provenance): ProvenanceRule | undefi
 
 export function provenanceViolations(
   answers: readonly WatchedAnswer[],
-  rule: ProvenanceRule,
+  rule: EveryAnswerRule,
   /** Only the violations about this collection's records (undefined: payments'); all, when not given. */
   of?: { collection: string | undefined },
 ): { violations: Violation[]; stats: ProvenanceStats } {
-  const mine = (l: Learned) => of === undefined || l.collection === of.collection;
+  const mine = (l: TracedRecord) => of === undefined || l.collection === of.collection;
   const index = learnedRecords(answers);
   const violations: Violation[] = [];
   const byPresenter: Record<string, number> = {};
@@ -350,7 +327,7 @@ export function keyLeakViolations(
  * on both sides of their boundary (two modes, two merchants), the others records of any listing and answers to the
  * requests the rule is about.
  */
-export function unexercised(rule: ProvenanceRule, stats: ProvenanceStats, asked: number): string | undefined {
+export function unexercised(rule: EveryAnswerRule, stats: ProvenanceStats, asked: number): string | undefined {
   // A listing `refunds:sandbox/test` is the sandbox merchant's too, in test mode.
   const bare = stats.listings.map((l) => l.replace(/^[^:/]+:/, ''));
   const modes = new Set(bare.map((l) => l.split('/')[1]));

@@ -11,17 +11,17 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_DEPTH } from '../core/model/depth.ts';
 import { EXIT_CODES } from '../core/model/outputs.ts';
+import { family, titleForms } from '../core/model/rules.ts';
 import { redact } from '../core/model/secrets.ts';
-import type { CheckRecord, RuleVerdict } from '../core/model/verdict.ts';
+import { type CheckRecord, RULE_SEVERITY, type RuleVerdict } from '../core/model/verdict.ts';
 import type { RuleRow, Summary } from '../reporters/summary.ts';
 import { headline } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
 import { mergeResults, readResult, resultFiles } from './results.ts';
 
-export const USAGE =
-  'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
+const USAGE = 'Usage: payment-api-conformance diff A B [--markdown FILE]   (A, B: conformance.json files or folders)';
 
-export interface RunShown {
+interface RunShown {
   label: string;
   target: string;
   seed: number | null;
@@ -31,7 +31,7 @@ export interface RunShown {
   depth: string;
 }
 
-export interface RuleChange {
+interface RuleChange {
   rule: string;
   level: string;
   a: RuleVerdict;
@@ -40,14 +40,14 @@ export interface RuleChange {
   evidence: string;
 }
 
-export interface CheckChange {
+interface CheckChange {
   check: string;
   rule: string;
   a: string;
   b: string;
 }
 
-export interface RunDiff {
+interface RunDiff {
   a: RunShown;
   b: RunShown;
   newlyFailing: RuleChange[];
@@ -102,6 +102,24 @@ function state(c: CheckRecord | undefined): string {
   return why ? `${v}: ${why}` : v;
 }
 
+/**
+ * A's verdict of what B's row judges. A rule of a family (FLT-STATUS, FLT-FIELD) is compared on the collections B's
+ * row covers, in A's row of the same id or, for a run from before the general ids, of its family: the refunds cell of
+ * A's FLT-STATUS for B's FLT-FIELD, its payments cell for B's FLT-STATUS.
+ */
+function verdictInA(rowsA: ReadonlyMap<string, RuleRow>, rb: RuleRow): RuleVerdict | undefined {
+  const members = family(rb.id);
+  const ra = rowsA.get(rb.id) ?? members.map((id) => rowsA.get(id)).find((r) => r !== undefined);
+  if (!ra || members.length === 1 || !rb.collections) return ra?.verdict;
+  if (!ra.collections) return ra.id === rb.id ? ra.verdict : undefined;
+  const cells = Object.keys(rb.collections).flatMap((c) => {
+    const cell = ra.collections?.[c];
+    return cell ? [cell.verdict] : [];
+  });
+  if (cells.length === 0) return undefined;
+  return cells.reduce((x, y) => (RULE_SEVERITY.indexOf(y) < RULE_SEVERITY.indexOf(x) ? y : x));
+}
+
 /** What changed from run A to run B. */
 export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A', 'B']): RunDiff {
   const rowsA = new Map(a.rules.map((r) => [r.id, r]));
@@ -110,7 +128,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
   const otherRuleChanges: RuleChange[] = [];
   for (const rb of b.rules) {
     const ra = rowsA.get(rb.id);
-    const va: RuleVerdict = ra?.verdict ?? 'not run';
+    const va: RuleVerdict = verdictInA(rowsA, rb) ?? 'not run';
     if (va === rb.verdict) continue;
     const change = (row: RuleRow): RuleChange => ({
       rule: rb.id,
@@ -127,7 +145,8 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
       otherRuleChanges.push(change(rb));
     }
   }
-  const checksA = new Map(a.checks.map((c) => [c.check, c]));
+  // A check written before a general id is paired by its title in that id's family (FLT-STATUS refunds: …).
+  const checksA = new Map(a.checks.flatMap((c) => titleForms(c.check).map((t) => [t, c] as const)));
   const checksB = new Map(b.checks.map((c) => [c.check, c]));
   const evidence: CheckChange[] = [];
   const notExercised: CheckChange[] = [];
@@ -150,7 +169,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
     }
   }
   const mustRegressions = b.rules
-    .filter((r) => r.level === 'MUST' && r.verdict === 'fail' && rowsA.get(r.id)?.verdict !== 'fail')
+    .filter((r) => r.level === 'MUST' && r.verdict === 'fail' && verdictInA(rowsA, r) !== 'fail')
     .map((r) => r.id);
   const [shownA, shownB] = [shown(labels[0], a), shown(labels[1], b)];
   const warning = depthWarning(shownA, shownB);
@@ -164,7 +183,7 @@ export function diffRuns(a: Summary, b: Summary, labels: [string, string] = ['A'
     evidence,
     notExercised,
     notRun,
-    onlyInA: [...checksA.keys()].filter((t) => !checksB.has(t)),
+    onlyInA: a.checks.map((c) => c.check).filter((t) => !titleForms(t).some((f) => checksB.has(f))),
     onlyInB: [...checksB.keys()].filter((t) => !checksA.has(t)),
     mustRegressions,
   };
@@ -176,7 +195,7 @@ const ruleLine = (c: RuleChange) => `${c.rule} (${c.level}): ${c.a} → ${c.b} �
 const checkLine = (c: CheckChange) => `${c.check}\n      A: ${c.a}\n      B: ${c.b}`;
 
 /** The verdict of the diff in one line. */
-export function diffVerdict(d: RunDiff): string {
+function diffVerdict(d: RunDiff): string {
   return d.mustRegressions.length > 0
     ? `B fails ${d.mustRegressions.length} MUST rule(s) that A did not: ${d.mustRegressions.join(', ')} (exit 1)`
     : 'B fails no MUST rule that A did not (exit 0)';
@@ -270,7 +289,7 @@ export function diffMarkdown(d: RunDiff): string {
 }
 
 /** A run from a path: a conformance.json, a folder holding one, or a sharded run's folder (its shards merged). */
-export function readRun(path: string): Summary {
+function readSummary(path: string): Summary {
   const files = resultFiles(path);
   const results = files.map(readResult);
   if (results.length === 1) return results[0] as Summary;
@@ -288,7 +307,7 @@ export async function main(args: string[]): Promise<number> {
   const runs: Summary[] = [];
   for (const path of positionals) {
     try {
-      const run = readRun(path);
+      const run = readSummary(path);
       if (!Array.isArray(run.rules) || !Array.isArray(run.checks)) throw new Error(`${path} is not a conformance.json`);
       runs.push(run);
     } catch (error) {

@@ -12,7 +12,7 @@ import { EXIT_CODES } from '../core/model/outputs.ts';
 import { PROFILE_EXAMPLES } from '../core/model/target.ts';
 import { commandArgs } from './options.ts';
 
-export const USAGE = `Usage: payment-api-conformance init [--profile ${PROFILE_EXAMPLES.join('|')}] [--force]`;
+const USAGE = `Usage: payment-api-conformance init [--profile ${PROFILE_EXAMPLES.join('|')}] [--force]`;
 
 /** The package's folder: one level up from commands/ in a clone, two from dist/commands/ when installed. */
 function packageDir(): string {

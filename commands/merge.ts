@@ -17,13 +17,13 @@ import { consoleTable, requestLogOf } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
 import { mergeResults, readResult, resultFiles } from './results.ts';
 
-export const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
+const USAGE = 'Usage: payment-api-conformance merge [--reports DIR] RESULT… (folders of conformance.json files)';
 
 /**
  * A shard's result as the merged reports in `dir` see it: each check names its shard's request log (beside the shard's
  * conformance.json), relative to `dir`, since its request lines count in that log, not in any the merged folder holds.
  */
-export function withRequestLog(summary: Summary, file: string, dir: string): Summary {
+function withRequestLog(summary: Summary, file: string, dir: string): Summary {
   const log = relative(dir, join(dirname(resolve(file)), requestLogOf({}))) || requestLogOf({});
   const checks = summary.checks.map((c) =>
     c.requestLines && !c.requestLog ? { ...c, requestLog: log.split('\\').join('/') } : c,

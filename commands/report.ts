@@ -22,15 +22,13 @@ import { headline } from '../reporters/summary-text.ts';
 import { commandArgs } from './options.ts';
 import { readResult } from './results.ts';
 
-export const USAGE = 'Usage: payment-api-conformance report [--reports DIR]   (the HTML reports of the run in DIR)';
+const USAGE = 'Usage: payment-api-conformance report [--reports DIR]   (the HTML reports of the run in DIR)';
 
 /** The Allure version the suite is built with (package.json devDependencies). */
-export const ALLURE_VERSION = '3.18.0';
+const ALLURE_VERSION = '3.18.0';
 
 /** Allure's command line (its cli.js), from the suite's own node_modules or the current folder's; else undefined. */
-export function findAllure(
-  from: string[] = [import.meta.url, join(process.cwd(), 'package.json')],
-): string | undefined {
+function findAllure(from: string[] = [import.meta.url, join(process.cwd(), 'package.json')]): string | undefined {
   for (const base of from) {
     try {
       let dir = dirname(createRequire(base).resolve('allure'));
@@ -47,7 +45,7 @@ export function findAllure(
 const TRACKER = /<script[^>]*googletagmanager[^>]*><\/script>\s*(<script>[\s\S]*?gtag[\s\S]*?<\/script>)?/g;
 
 /** Removes any analytics tag from the report's HTML files; returns what is still wrong (a script loading remotely). */
-export function stripTrackers(dir: string): { stripped: number; problems: string[] } {
+function stripTrackers(dir: string): { stripped: number; problems: string[] } {
   let stripped = 0;
   const problems: string[] = [];
   const walk = (d: string) => {

@@ -6,10 +6,10 @@
 import { RULES } from '../core/model/rules.ts';
 import { commandArgs } from './options.ts';
 
-export const USAGE = 'Usage: payment-api-conformance rules [--json]   (also: payment-api-conformance --list-rules)';
+const USAGE = 'Usage: payment-api-conformance rules [--json]   (also: payment-api-conformance --list-rules)';
 
 /** The catalogue as aligned text, one rule a line. */
-export function rulesTable(): string {
+function rulesTable(): string {
   const w = (f: (r: (typeof RULES)[number]) => string) => Math.max(...RULES.map((r) => f(r).length));
   const [id, section, level] = [w((r) => r.id), w((r) => r.section), w((r) => r.level)];
   const line = (a: string, b: string, c: string, d: string) =>

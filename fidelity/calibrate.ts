@@ -19,7 +19,7 @@ import { consoleText, type FidelityRun, writeReports } from './reports.ts';
 import { type Reference, score, search } from './search.ts';
 import type { Side } from './targets.ts';
 
-export interface CalibrateOptions {
+interface CalibrateOptions {
   seed: number;
   runs: number;
   dir: string;

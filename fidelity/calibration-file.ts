@@ -20,7 +20,7 @@ import type { Answer } from './targets.ts';
 export type Signature = Record<string, string>;
 
 /** A difference no setting of the mock removes. */
-export interface Gap {
+interface Gap {
   case: string;
   rule: string;
   aspect: string;
@@ -98,7 +98,7 @@ export function gapsOf(
 }
 
 /** The reference's own values that must not be written: its merchant ids and string record ids. */
-export interface Secrets {
+interface Secrets {
   merchantIds: readonly string[];
   recordIds: readonly string[];
 }

@@ -8,23 +8,23 @@
 import fc from 'fast-check';
 import { accessCases, authOf } from '../core/generate/access-cases.ts';
 import * as arbitrary from '../core/generate/arbitraries.ts';
-import { collectionRequestArb, unknownValues } from '../core/generate/collection-arbitraries.ts';
-import { SPELLING_CLASSES, type SpellingClass } from '../core/generate/spelling-classes.ts';
-import { ACCESS_RULES, type AccessCase } from '../core/model/access.ts';
-import type { Collection } from '../core/model/collection.ts';
+import { oddValueArb } from '../core/generate/odd-input.ts';
+import { SPELLING_CLASSES } from '../core/generate/spelling-classes.ts';
+import type { AccessCase } from '../core/model/access.ts';
+import { type Collection, PAYMENTS } from '../core/model/collection.ts';
 import { authLabel, KEY_VARS } from '../core/model/credentials.ts';
 import type { QueryPairs } from '../core/model/exchange.ts';
-import { describeRequest, MAX_LIMIT, type PageRequest, SPEC_STATUS } from '../core/model/listing.ts';
-import type { RuleId } from '../core/model/rules.ts';
+import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest } from '../core/model/listing.ts';
+import { ACCESS_RULES, type RuleId } from '../core/model/rules.ts';
 import type { Target } from '../core/model/target.ts';
 
 /** An offset kept relative: as is (0, absurd offsets), a share of `total` (inside), or a distance from its end. */
-export type Offset = { abs: number } | { share: number } | { end: number };
-export type CaseWindow = Omit<PageRequest, 'offset'> & { offset?: Offset };
+type Offset = { abs: number } | { share: number } | { end: number };
+type CaseWindow = Omit<PageRequest, 'offset'> & { offset?: Offset };
 /** A request neither a listing window nor the access matrix makes: a path the spec does not show, a spelling. */
 type OtherRequest =
   | { kind: 'unknown-path'; path: 'status sibling' | 'other version'; key: boolean }
-  | { kind: 'spelling'; klass: SpellingClass };
+  | { kind: 'spelling'; klass: string };
 /**
  * `rule`: what the status informs; `needs`: variables both files must set. The test key's sandbox listing is a
  * `window` or `pairs` sent as drawn (`cap`: the limit meant, if written plainly); else `access` or `other`.
@@ -67,12 +67,16 @@ const EVERY_SLOT = {
 const MERCHANTS: Record<string, string[]> = { live: ['LIVE_MERCHANT_ID'], otherSandbox: ['OTHER_SANDBOX_MERCHANT_ID'] };
 
 type Draft = Omit<Case, 'id'>;
+
+/** The status the spec names (§3), tried first; a filter on payments' status. */
+const SPEC_STATUS = PAYMENTS.filters[0]?.named?.[0] ?? 'COMPLETED';
+const status = (value: string): FieldFilter => ({ field: 'status', value });
 type Sample = <T>(a: fc.Arbitrary<T>, n: number, salt: number) => T[];
 
 /** A window of a listing, with the rule its status informs. */
 function windowCase(w: PageRequest, known: readonly string[], max: number, collection?: string): Draft {
   const window = { ...w, offset: w.offset === undefined ? undefined : relative(w.offset) };
-  const value = w.filter?.value ?? w.status;
+  const value = w.filter?.value;
   const unknownStatus = value !== undefined && !known.includes(value);
   const rule = (w.limit ?? 0) > max ? 'LIM-CAP' : unknownStatus ? 'FLT-STATUS' : 'ENV-SCHEMA';
   return {
@@ -89,7 +93,8 @@ function windowCase(w: PageRequest, known: readonly string[], max: number, colle
 function accessDrafts(sample: Sample, runs: number): Draft[] {
   const out: Draft[] = [];
   for (const rule of ACCESS_RULES) {
-    const examples = accessCases(EVERY_SLOT, rule)?.examples ?? [];
+    const cases = accessCases(EVERY_SLOT, rule, PAYMENTS, status(SPEC_STATUS));
+    const examples = typeof cases === 'string' ? [] : cases.examples;
     const n = Math.min(runs, examples.length);
     for (const access of sample(fc.shuffledSubarray(examples, { minLength: n, maxLength: n }), 1, 4)[0] ?? []) {
       const { credential: cred, endpoint, merchant, query } = access;
@@ -118,7 +123,7 @@ function otherDrafts(): Draft[] {
   );
   // A spelling a target resolves to the merchant serves it (the test key's 200); one it does not, 404 (or 403).
   const spellings = SPELLING_CLASSES.map(
-    (klass): Draft => ({
+    ({ name: klass }): Draft => ({
       rule: 'MODE-TEST-SANDBOX',
       label: `Authorization: Bearer $API_TEST_KEY on the sandbox merchant's id in ${klass}`,
       needs: [],
@@ -129,7 +134,7 @@ function otherDrafts(): Draft[] {
 }
 
 /**
- * The cases of a seed: windows (fixed edges, `pageRequestArb`, unknown statuses), over-cap limits in any notation, odd
+ * The cases of a seed: windows (fixed edges, `requestArb`, unknown statuses), over-cap limits in any notation, odd
  * values, up to `runs` cases per rule of the access matrix, paths the spec does not show and spellings of the
  * merchant's id; then, for each other collection, its own. `statuses` (seen on the targets) are never "unknown".
  */
@@ -143,14 +148,16 @@ export function buildCases(
   const known = [...new Set([SPEC_STATUS, ...statuses])];
   const out: Draft[] = [];
   const edges: PageRequest[] = [{}, { offset: 0, limit: MAX_LIMIT }, { offset: NOMINAL, limit: 10 }];
-  const unknown = sample(arbitrary.unknownStatusArb(known), Math.ceil(runs / 4), 1).map((status) => ({ status }));
-  const windows: PageRequest[] = [...edges, ...sample(arbitrary.pageRequestArb(NOMINAL, known), runs, 0), ...unknown];
+  const field = { field: 'status', known, exactCase: true };
+  const unknown = sample(arbitrary.unknownValueArb(field), Math.ceil(runs / 4), 1).map((v) => ({ filter: status(v) }));
+  const drawn = sample(arbitrary.requestArb(NOMINAL, [field], ['amount', '-amount']), runs, 0);
+  const windows: PageRequest[] = [...edges, ...drawn, ...unknown];
   for (const w of windows) out.push(windowCase(w, known, MAX_LIMIT));
   for (const { notation, value, pairs } of sample(arbitrary.overCapNotationArb(), Math.ceil(runs / 3), 2)) {
     const label = `${pairs.map(([k, v]) => `${k}=${v}`).join('&')} (${notation})`;
     out.push({ rule: 'LIM-CAP', label, needs: [], pairs, cap: notation === 'plain' ? value : 'notation' });
   }
-  for (const { label, pairs } of sample(arbitrary.oddValueArb(), runs, 3)) {
+  for (const { label, pairs } of sample(oddValueArb({ filter: status(SPEC_STATUS), sort: 'amount' }), runs, 3)) {
     out.push({ rule: 'INP-ROBUST', label, needs: [], pairs });
   }
   // A sort the spec does not name (§4.2 r6): refused, or served in some order.
@@ -190,26 +197,29 @@ function collectionDrafts({ collection: c, values }: CollectionCases, sample: Sa
   const known = filters.map((f) => f.value);
   const field = c.filters[0]?.field;
   const unknown = field
-    ? unknownValues(new Set(known))
+    ? [arbitrary.noSuchValue(field), ...arbitrary.patternValues(known.slice(0, 3), new Set(known))]
         .slice(0, Math.ceil(runs / 4))
         .map((value): PageRequest => ({ filter: { field, value } }))
     : [];
   const over = [max + 1, 2 * max, 1000].map((limit): PageRequest => ({ offset: 0, limit }));
-  const windows = [{}, ...sample(collectionRequestArb(NOMINAL, filters, sorts), runs, 5), ...unknown, ...over];
+  const byField = c.filters.flatMap((f) =>
+    values[f.field]?.length ? [{ field: f.field, known: values[f.field] ?? [] }] : [],
+  );
+  const windows = [{}, ...sample(arbitrary.requestArb(NOMINAL, byField, sorts), runs, 5), ...unknown, ...over];
   const out = windows.map((w) => windowCase(w, known, max, c.name));
-  for (const { label, pairs } of sample(arbitrary.oddValueArb(), Math.ceil(runs / 2), 6)) {
+  for (const { label, pairs } of sample(oddValueArb({}), Math.ceil(runs / 2), 6)) {
     if (pairs.every(([k]) => k === 'offset' || k === 'limit'))
       out.push({ rule: 'INP-ROBUST', label, needs: [], pairs, collection: c.name });
   }
   const moved = (q: PageRequest): PageRequest => ({
     ...(q.offset === undefined ? {} : { offset: q.offset }),
     ...(q.limit === undefined ? {} : { limit: Math.min(q.limit, max) }),
-    ...(q.status !== undefined && filters[0] ? { filter: filters[0] } : {}),
+    ...(q.filter !== undefined && filters[0] ? { filter: filters[0] } : {}),
     ...(q.sort !== undefined && sorts[0] ? { sort: q.sort.startsWith('-') ? `-${c.sorts[0]?.field}` : sorts[0] } : {}),
   });
   for (const d of accessDrafts(sample, Math.ceil(runs / 2))) {
     if (d.access?.endpoint !== 'list' || d.access.preflight) continue;
-    const access = { ...d.access, query: moved(d.access.query), list: c.name };
+    const access = { ...d.access, query: moved(d.access.query), collection: c };
     const q = Object.keys(access.query).length > 0 ? ` ${describeRequest(access.query)}` : '';
     const label = `${d.label.replace(/ payments.*$/, ` ${c.name}`)}${q}`;
     out.push({ ...d, label, access, collection: c.name });

@@ -19,7 +19,7 @@ export interface SideShown {
   sent: number;
 }
 
-export interface FidelityPage {
+interface FidelityPage {
   seed: number;
   runs: number;
   sides: SideShown[];

@@ -6,7 +6,8 @@
  */
 import { expectedAccess } from '../checks/access-oracle.ts';
 import * as envelope from '../checks/envelope.ts';
-import { unknownStatusViolation } from '../checks/filter.ts';
+import { unknownValueViolation } from '../checks/filter.ts';
+import { PAYMENTS } from '../core/model/collection.ts';
 import type { KeySlot } from '../core/model/credentials.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
@@ -23,7 +24,7 @@ export type Aspect = { aspect: string; rule: RuleId; key: string; shown: string 
   code?: number;
 };
 /** What was sent, as the checks need it: the offset placed, the listing's default and maximum limit, key modes. */
-export type Sent = { offset?: number; defaultLimit: number; max?: number; keyMode: (slot: KeySlot) => 'test' | 'live' };
+type Sent = { offset?: number; defaultLimit: number; max?: number; keyMode: (slot: KeySlot) => 'test' | 'live' };
 
 /** Top-level field names and JSON types of a body: `{message: string, success: boolean}`, `not JSON`, `empty`. */
 export function bodyShape(e: Pick<Exchange, 'json' | 'text'>): string {
@@ -57,7 +58,7 @@ export function judge(c: Case, e: Exchange, sent: Sent): Aspect[] {
   });
   const max = sent.max ?? MAX_LIMIT;
   const [w, cap] = [c.window, c.cap ?? ((c.window?.limit ?? 0) > max ? c.window?.limit : undefined)];
-  const records = c.collection ? 'other' : 'payments';
+  const records = c.collection ? {} : PAYMENTS;
   if (e.status < 200 || e.status > 299) add('error body', c.rule, bodyShape(e));
   else if (c.access || c.other) return out;
   else if (!w && !cap) check('robustness', 'INP-ROBUST', envelope.robustnessViolation(e, c.label, records));
@@ -68,8 +69,8 @@ export function judge(c: Case, e: Exchange, sent: Sent): Aspect[] {
   const echo = { offset: sent.offset, limit: w.limit };
   check('echo', 'PAG-ECHO', envelope.echoViolation(e, echo, sent.defaultLimit, max));
   check('page size', 'PAG-SIZE', envelope.sizeViolation(e));
-  const value = w.filter?.value ?? w.status;
-  if (c.unknownStatus && value !== undefined) check('unknown status', 'FLT-STATUS', unknownStatusViolation(e, value));
+  if (c.unknownStatus && w.filter)
+    check('unknown status', 'FLT-STATUS', unknownValueViolation(e, w.filter, 'FLT-STATUS'));
   return out;
 }
 

@@ -24,7 +24,7 @@ import { consoleText, writeReports } from './reports.ts';
 import { askAll, collectionCases, firstPages, skipWhenLacking } from './run.ts';
 import { loadSides, type Side } from './targets.ts';
 
-export const USAGE = `Usage: payment-api-conformance fidelity <envA> <envB> [<envC> …] [options]   (in a clone: npm run fidelity -- …)
+const USAGE = `Usage: payment-api-conformance fidelity <envA> <envB> [<envC> …] [options]   (in a clone: npm run fidelity -- …)
        payment-api-conformance fidelity --calibrate <envA> [options]
        payment-api-conformance fidelity --check <calibration.json> <envA> [options]
   Compares targets (A the reference), finds the bundled mock's setting closest to A (--calibrate: A is measured once,

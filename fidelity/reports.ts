@@ -125,10 +125,13 @@ export function writeReports(dir: string, run: FidelityRun): string[] {
     differences,
     rules: ruleTable(run.results),
   };
+  // An access case's collection by its name: its declaration is not the answer's (and its `restrictedKey` reads as a secret's name).
+  const byName = (k: string, v: unknown) =>
+    k === 'collection' && typeof v === 'object' && v ? (v as { name: string }).name : v;
   const files: Array<[string, string]> = [
     [FIDELITY_FILES.html, fidelityHtml({ ...page, results: run.results, sections: run.sections })],
     [FIDELITY_FILES.md, redact(markdown(run))],
-    [FIDELITY_FILES.json, redact(`${JSON.stringify(json, null, 2)}\n`)],
+    [FIDELITY_FILES.json, redact(`${JSON.stringify(json, byName, 2)}\n`)],
     [FIDELITY_FILES.junit, redact(junit(run))],
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), text);

@@ -3,8 +3,9 @@
  * statuses and filter values it shows, its record ids), then every case, in order.
  */
 import { fetchPage } from '../core/client/http.ts';
+import { PAYMENTS } from '../core/model/collection.ts';
 import { asKey } from '../core/model/credentials.ts';
-import { MAX_LIMIT, readEnvelope, sandboxListing } from '../core/model/listing.ts';
+import { listingOf, MAX_LIMIT, readEnvelope } from '../core/model/listing.ts';
 import { statusOf } from '../core/model/result-set.ts';
 import { redact } from '../core/model/secrets.ts';
 import type { Case, CollectionCases } from './cases.ts';
@@ -27,7 +28,9 @@ function keepIds(s: Side, data: readonly unknown[]) {
 
 /** One target's first pages: its totals and ids kept on the side, what it shows added to `seen`. */
 async function firstPagesOf(s: Side, seen: { statuses: Set<string>; values: Map<string, Map<string, Set<string>>> }) {
-  const env = readEnvelope(await fetchPage(s.api, sandboxListing(s.target), { offset: 0, limit: MAX_LIMIT }));
+  const env = readEnvelope(
+    await fetchPage(s.api, listingOf(PAYMENTS, s.target.merchants.sandbox, 'test'), { offset: 0, limit: MAX_LIMIT }),
+  );
   s.totals.set('', env?.total ?? 0);
   keepIds(s, env?.data ?? []);
   for (const status of env?.data.map(statusOf) ?? []) {

@@ -65,7 +65,7 @@ function changed(x: Answer | string | undefined, y: Answer | string | undefined)
   return compare(x.aspects, y.aspects).length > 0 || sharedFeatures(x.features, y.features) < keys.size;
 }
 
-export interface SearchResult {
+interface SearchResult {
   choice: Choice;
   /** The mock under the choice, and under the defaults. */
   best: MockRun;

@@ -77,7 +77,7 @@ export function issueKeys(board: Board<AuthHooks>): KeyTable {
  * An Authorization header split into scheme and credentials; a header without a space is a bare token.
  * `gap` is the whitespace between the two, as sent.
  */
-export interface Credentials {
+interface Credentials {
   scheme: string;
   gap: string;
   token: string;
@@ -97,12 +97,12 @@ interface AuthCheck {
   failure: Failure | undefined;
 }
 
-export type AuthResult =
+type AuthResult =
   | { key: KeyRecord; presented: string | undefined }
   | { key: undefined; failure: Failure; presented: string | undefined };
 
 /** How the header's spelling is read: the variants `spacing` and `scheme`. */
-export type Spelling = Pick<Variants, 'spacing' | 'scheme'>;
+type Spelling = Pick<Variants, 'spacing' | 'scheme'>;
 
 /**
  * `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1, or exactly "Bearer" under scheme=exact;

@@ -8,7 +8,7 @@ import type { Variants } from './variants.ts';
 export const STATUSES = ['COMPLETED', 'PENDING', 'FAILED', 'REFUNDED', 'CANCELED'] as const;
 export type Status = (typeof STATUSES)[number];
 export type Mode = 'test' | 'live';
-export type MerchantRole = keyof typeof IDENTITY.merchants;
+type MerchantRole = keyof typeof IDENTITY.merchants;
 
 export interface Merchant {
   role: MerchantRole;
@@ -33,7 +33,7 @@ export const MERCHANTS: readonly Merchant[] = [
 ];
 
 /** One listing of a data set: whose, which mode, how many payments and (when not the usual shares) which statuses. */
-export interface ListingPlan {
+interface ListingPlan {
   readonly role: MerchantRole;
   readonly mode: Mode;
   readonly count: number;

@@ -69,13 +69,13 @@ const PROBLEM_TYPE = 'application/problem+json';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /** An error as sent: its media type and body. */
-export interface ErrorBody {
+interface ErrorBody {
   type: string;
   body: string;
 }
 
 /** What a rich error body may echo of the request (variant errors=rich): never more than a key's last four characters. */
-export interface ErrorEcho {
+interface ErrorEcho {
   requestNo: number;
   path: string;
   merchantId?: string;

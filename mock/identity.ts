@@ -4,7 +4,7 @@
  */
 import fixture from './identity.json' with { type: 'json' };
 
-export interface MockIdentity {
+interface MockIdentity {
   seed: number;
   host: string;
   conformancePort: number;

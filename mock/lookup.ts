@@ -9,7 +9,7 @@ import unhomoglyph from 'unhomoglyph';
 import { MERCHANTS, type Merchant } from './data.ts';
 import type { Variants } from './variants.ts';
 
-export type Lookup = Variants['merchant-lookup'];
+type Lookup = Variants['merchant-lookup'];
 
 /** Case folding for ids (Unicode lower case of the upper case, so `ß` and `SS` meet). */
 export const casefold = (s: string) => s.toUpperCase().toLowerCase();

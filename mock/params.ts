@@ -156,7 +156,7 @@ function fail(s: QuerySettings, param: string, message: Message): ParseResult {
   return { failure: reject(s.invalid === '422' ? 422 : 400, message, param) };
 }
 
-export type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
+type ParseResult = { query: ParsedQuery; failure?: undefined } | { query?: undefined; failure: Failure };
 
 export function parseQuery(
   search: string,

@@ -28,7 +28,7 @@ interface Echo {
 }
 
 /** What query hooks may look at: the request, its access decision, its parsed query, the listing's views. */
-export interface QueryContext {
+interface QueryContext {
   request: RequestFacts;
   access: Access;
   query: ParsedQuery;

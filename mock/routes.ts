@@ -39,7 +39,7 @@ function decodeSegment(raw: string): string | undefined {
 }
 
 /** A request-target split into its path (as sent), the endpoint that path names, and the raw query. */
-export interface RequestTarget {
+interface RequestTarget {
   path: string;
   route: Route;
   search: string;

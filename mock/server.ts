@@ -24,7 +24,7 @@ import type { Switchboard } from './switchboard.ts';
 import { type ThrottleOptions, throttle } from './throttle.ts';
 import type { Variants } from './variants.ts';
 
-export interface MockConfig extends ThrottleOptions {
+interface MockConfig extends ThrottleOptions {
   store: Store;
   keys: KeyTable;
   board: Switchboard;

@@ -14,7 +14,7 @@ import { STATUS_CODES } from 'node:http';
 export type Template = null | boolean | number | string | Template[] | { [field: string]: Template };
 
 /** The body of an answer: a JSON template, or a text one (`text/plain`, HTML), or none (`type` absent). */
-export interface BodyShape {
+interface BodyShape {
   type?: string;
   body?: Template;
   headers?: Record<string, string>;

@@ -25,14 +25,14 @@ type HookModule = keyof ModuleHooks;
 /** Every point where a fault may deviate. */
 export interface FaultHooks extends RouteHooks, AuthHooks, AuthorizeHooks, ParamsHooks, QueryHooks, RenderHooks {}
 
-export type HookPoint = keyof FaultHooks;
+type HookPoint = keyof FaultHooks;
 
 /** The active faults' hooks, one section per stage module: `board.auth` goes to auth.ts, and so on. */
 export type Switchboard = { readonly [M in HookModule]: Board<ModuleHooks[M]> };
 
 /** The stages of one request pass (server.ts), in order; `start` runs once when the mock starts. */
 export const STAGES = ['start', 'route', 'auth', 'authorize', 'params', 'query', 'render'] as const;
-export type Stage = (typeof STAGES)[number];
+type Stage = (typeof STAGES)[number];
 
 /** The module whose hook interface declares a hook point. */
 type ModuleOf<P extends HookPoint> = { [M in HookModule]: P extends keyof ModuleHooks[M] ? M : never }[HookModule];

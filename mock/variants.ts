@@ -4,7 +4,7 @@
  * The README table and the tests derive from `VARIANT_DIMENSIONS`.
  */
 
-export interface VariantDimension {
+interface VariantDimension {
   name: string;
   values: readonly string[];
   /** What each choice does, in one line. */

@@ -20,7 +20,7 @@ interface ResultsWriter {
 }
 
 /** Allure's writer with its frequent writes done without an fsync each; every other call goes to it. */
-export function unsyncedWriter(writer: ResultsWriter): ResultsWriter {
+function unsyncedWriter(writer: ResultsWriter): ResultsWriter {
   const json = (name: string, data: unknown) => writeFileSync(writer.buildPath(name), JSON.stringify(data), 'utf-8');
   return Object.assign(Object.create(writer) as ResultsWriter, {
     writeAttachment: (name: string, content: Buffer | string) => writeFileSync(writer.buildPath(name), content),

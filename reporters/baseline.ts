@@ -22,12 +22,13 @@ import {
   placeholderEntries,
   selectsTitle,
 } from '../core/model/baseline.ts';
+import { sameFamily } from '../core/model/rules.ts';
 import type { CheckRecord, Verdict } from '../core/model/verdict.ts';
 
 export type { BaselineEntry } from '../core/model/baseline.ts';
 
 /** A known failure of the run, as reports list it. */
-export interface KnownDeviation {
+interface KnownDeviation {
   rule: string;
   check: string;
   reason: string;
@@ -106,7 +107,7 @@ export function judgeBaseline(
  * none, those of its rule that ran.
  */
 function ranFor(e: BaselineEntry, records: readonly CheckRecord[]): CheckRecord[] {
-  const ofRule = records.filter((r) => r.rule === e.rule);
+  const ofRule = records.filter((r) => sameFamily(r.rule, e.rule));
   const named = ofRule.filter((r) => selectsTitle(e.match, r.check));
   // A check its depth could not judge (not exercised at quick) did not judge the entry's case either.
   return (named.length > 0 ? named : ofRule).filter((r) => RAN.includes(r.verdict) && r.cause !== 'depth');
@@ -165,7 +166,10 @@ export function baselineFrom(
     const kept = r.known
       ? previous.find(
           (e) =>
-            e.rule === r.rule && e.reason === r.known?.reason && e.until === r.known?.until && excusedBy([e], r, date),
+            sameFamily(e.rule, r.rule) &&
+            e.reason === r.known?.reason &&
+            e.until === r.known?.until &&
+            excusedBy([e], r, date),
         )
       : undefined;
     // How it was found, so that a later run can tell "fixed" from "not drawn this time".

@@ -34,7 +34,7 @@ export function playwrightListReporter(): ListReporterClass {
   return ListReporter;
 }
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   /** API_MAX_REQUESTS and API_MAX_RPS of the run, for the progress line. */
   budget?: number;
   maxRps?: number;

@@ -10,7 +10,7 @@ import type { BaselineInput } from '../core/model/baseline.ts';
 import type { DepthName } from '../core/model/depth.ts';
 import { addTally, type DoorTally } from '../core/model/door-tally.ts';
 import type { WatchCost } from '../core/model/provenance.ts';
-import { type Level, RULES } from '../core/model/rules.ts';
+import { isGeneral, type Level, RULES } from '../core/model/rules.ts';
 import type { TargetInfo } from '../core/model/run-context.ts';
 import {
   type Cause,
@@ -146,7 +146,8 @@ export function summarize(records: readonly CheckRecord[], info: RunInfo, refuse
   const checks = [...(judged?.records ?? records)].sort((a, b) => order(a.rule) - order(b.rule));
   const follows = mayFollow(checks);
   const collections = collectionsOf(checks);
-  const rows = RULES.map((r) => {
+  // A general rule (FLT-FIELD) has a row where a collection reports it: with payments alone, its instance does.
+  const rows = RULES.filter((r) => !isGeneral(r.id) || checks.some((c) => c.rule === r.id)).map((r) => {
     const own = checks.filter((c) => c.rule === r.id);
     const row = ruleRow(r, own);
     const from = follows.get(r.id);

@@ -5,7 +5,7 @@
  * fault count, retry counts, the pace's margin, the layout version, …), inline in README.md and docs/*.md.
  * tests/unit/docs.test.ts fails when a committed file differs from what this would write.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -15,8 +15,8 @@ import { MAX_PAUSE_MS, SLOT_SPACING } from '../core/client/pace.ts';
 import { MAX_BODY } from '../core/client/transport.ts';
 import { DEPTH_PROFILES } from '../core/model/depth.ts';
 import { MAX_LIMIT } from '../core/model/listing.ts';
-import { RULES } from '../core/model/rules.ts';
-import { COLLECTION_MAX_RECORDS, COLLECTION_RUNS } from '../core/run/collection-listings.ts';
+import { isGeneral, RULES, ruleIdOfTitle } from '../core/model/rules.ts';
+import { BOUNDED_RECORDS, BOUNDED_RUNS } from '../core/run/learn.ts';
 import { MIN_CHECK_LIMIT_MS } from '../core/run/limits.ts';
 import variables from '../core/run/variables.json' with { type: 'json' };
 import { FAULTS, VARIANT_DIMENSIONS } from '../mock/index.ts';
@@ -24,9 +24,10 @@ import { PROGRESS_EVERY_MS } from '../reporters/progress.ts';
 import { SCHEMA_VERSION } from '../reporters/summary.ts';
 import envelopeSchema from '../schemas/envelope.schema.json' with { type: 'json' };
 import paymentSchema from '../schemas/payment.schema.json' with { type: 'json' };
-import { COLLECTION_FAULTS, COLLECTION_VARIANTS } from '../tests/proof/collection-projects.ts';
+import { COLLECTION_FAULTS, EXAMPLE_COLLECTIONS } from '../tests/proof/collection-projects.ts';
 import { DEFAULT_COMBINATIONS } from '../tests/proof/legal-space.ts';
 import { VARIANT_SETS } from '../tests/proof/variant-sets.ts';
+import { listedChecks } from './listed-checks.ts';
 
 const ROOT = new URL('..', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -36,25 +37,14 @@ const table = (head: string[], rows: string[][]) =>
     '\n',
   );
 
-/**
- * Which spec files hold checks of each rule: test titles start with the rule id (the checks of other collections in
- * specs/collections/ name it first to `titled`).
- */
+/** Which spec files hold checks of each rule, as Playwright lists the checks of a run with the example collection. */
 export function checkedIn(): Map<string, string[]> {
   const where = new Map<string, string[]>();
-  const files = readdirSync(new URL('specs/', ROOT), { recursive: true, encoding: 'utf8' }).filter((f) =>
-    f.endsWith('.ts'),
-  );
-  for (const file of files.sort((a, b) =>
-    a.includes('/') === b.includes('/') ? a.localeCompare(b) : a.includes('/') ? 1 : -1,
-  )) {
-    const text = read(`specs/${file}`);
-    for (const r of RULES) {
-      const found =
-        new RegExp(`['"\`]${r.id} `).test(text) ||
-        new RegExp(`titled\\(\\s*'${r.id}'|\\['${r.id}',|^\\s*'${r.id}': '`, 'm').test(text);
-      if (found) where.set(r.id, [...(where.get(r.id) ?? []), `specs/${file}`]);
-    }
+  for (const { title, file } of listedChecks(EXAMPLE_COLLECTIONS)) {
+    const id = ruleIdOfTitle(title);
+    if (!id) continue;
+    const files = where.get(id) ?? [];
+    if (!files.includes(file)) where.set(id, [...files, file].sort());
   }
   return where;
 }
@@ -89,14 +79,29 @@ function rulesPage(): string {
     '',
     rulesTable(link),
     '',
+    "## Rule families: the spec's ids and the general ones",
+    '',
+    "Two of the vendor spec's ids name the question on its own collection: FLT-STATUS is `filter[status]` on payments,",
+    'SRT-AMOUNT `sort=amount`. The same questions on any other collection (`--collections`) have general ids; a check',
+    "on payments reports the spec's id, one on another collection the general id. Each family is one question:",
+    '`--grep` with either id selects the checks of both, a baseline entry of either id excuses a failure of the other',
+    '(its `match` read with either id at the head of the title), and `diff` pairs a run written before the general',
+    'ids with one after.',
+    '',
+    table(
+      ['general rule', "the spec's instance", 'on'],
+      RULES.flatMap((r) => ('instanceOf' in r ? [[r.instanceOf, r.id, r.on]] : [])),
+    ),
+    '',
     '## Faults of the reference mock, by rule',
     '',
     'Each rule is broken by at least one fault of the mock ([mock.md](mock.md)); `npm test` runs the suite once per',
-    "fault and requires a violation of that fault's rule.",
+    "fault and requires a violation of that fault's rule; a general rule's are its instance's, switched on for another",
+    'collection (`NAME@refunds`, on the example collection).',
     '',
     table(
       ['rule', 'faults'],
-      RULES.map((r) => [r.id, faultsOf(r.id).join(', ') || '**none**']),
+      RULES.map((r) => [r.id, faultsOf(r.id).join(', ') || (isGeneral(r.id) ? "its instance's" : '**none**')]),
     ),
     '',
   ].join('\n');
@@ -126,7 +131,7 @@ const variablesTable = () =>
   );
 
 /** The proof's projects on the example collection: its variant combinations and its scoped faults. */
-const COLLECTION_PROJECTS = Object.keys(COLLECTION_VARIANTS).length + COLLECTION_FAULTS.length;
+const COLLECTION_PROJECTS = COLLECTION_FAULTS.length;
 
 /** A count in words for prose: 2 → "twice". */
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
@@ -143,8 +148,8 @@ export const FIGURES: Record<string, () => string> = {
   'proof-projects': () =>
     String(FAULTS.length + Object.keys(VARIANT_SETS).length + DEFAULT_COMBINATIONS + COLLECTION_PROJECTS),
   'collection-projects': () => String(COLLECTION_PROJECTS),
-  'collection-max-records': () => String(COLLECTION_MAX_RECORDS),
-  'collection-runs': () => String(COLLECTION_RUNS),
+  'collection-max-records': () => String(BOUNDED_RECORDS),
+  'collection-runs': () => String(BOUNDED_RUNS),
   'retries-429': () => String(MAX_429_RETRIES),
   'retries-transport': () => times(TRANSPORT_RETRIES),
   'retry-after-cap': () => `${MAX_PAUSE_MS / 1000} s`,

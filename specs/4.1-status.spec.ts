@@ -1,14 +1,13 @@
 /**
  * §4.1 Get API status: `GET /merchant/status` "serves as a check that the API key is accepted".
  * Its payload is not shown (reading.md): any 2xx for a valid key. The restricted key is still a valid key, so
- * the status endpoint accepts it too, and the scheme's case changes nothing (RFC 9110 §11.1).
+ * the status endpoint accepts it too, and the scheme's case changes nothing (RFC 9110 §11.1): the access matrix asks it
+ * with every valid key, spelling and query (AUTH-STATUS's cells, specs/5-access.spec.ts).
  */
-import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
 import { statusAcceptedViolation } from '../checks/auth.ts';
 import { asKey } from '../core/model/credentials.ts';
 import { STATUS_PATH } from '../core/model/listing.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
-import { accessProperty } from '../core/run/access-property.ts';
 import { settle, test } from '../fixtures/test.ts';
 
 test.describe('§4.1 Get API status', () => {
@@ -31,14 +30,5 @@ test.describe('§4.1 Get API status', () => {
       },
       { needs: ['live'] },
     ),
-  );
-
-  // reading.md: "`/merchant/status` accepts it (it only checks that the key is accepted)"; the scheme name is
-  // case-insensitive; a query changes nothing.
-  test(
-    'AUTH-STATUS every valid key (test, live, restricted) is accepted in every spelling, with any query',
-    settle(async (ctx) => {
-      await accessProperty(ctx, ACCESS_ORACLE);
-    }),
   );
 });

@@ -8,13 +8,11 @@
  * back (core/run/doors.ts, judged by checks/doors.ts and the watcher's provenance). Each title names the boundary.
  */
 
-import { ACCESS_ORACLE } from '../checks/access-oracle.ts';
-import { DOOR_JUDGE } from '../checks/doors.ts';
 import { doorCheck } from '../core/run/door-check.ts';
 import { type Need, settle, test } from '../fixtures/test.ts';
 
 /** A door check of the rule its title names. */
-const doors = (needs: Need[] = []) => settle((ctx) => doorCheck(ctx, ACCESS_ORACLE, DOOR_JUDGE), { needs });
+const doors = (needs: Need[] = []) => settle(doorCheck, { needs });
 
 test.describe('§5, §7, §8 No input the spec does not document widens what an answer shows', () => {
   // One worker explores each request once for every check here (memoised per worker): the checks run in order there.

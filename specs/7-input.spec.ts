@@ -1,39 +1,44 @@
 /**
- * §7 Errors: odd query input (rule INP-ROBUST). The spec does not show how invalid pagination parameters are
- * answered; the reading allows a 4xx (any status 400-499, any body), or a 200 whose envelope satisfies every
- * invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not required. First the
- * coverage phase (core/generate/coverage.ts): the boundary classes of every parameter, deterministic; then a random
- * sample of odd values in notation, length and character set, alone or next to a filter or sort, on every listing.
+ * §7 Errors: odd query input (rule INP-ROBUST), on every collection the run checks. The spec does not show how invalid
+ * pagination parameters are answered; the reading allows a 4xx (any status 400-499, any body), or a 200 whose envelope
+ * satisfies every invariant for the values it echoes. A 5xx is never legal. Echoing odd values as sent is not
+ * required. First the coverage phase (core/generate/coverage.ts): the boundary classes of every parameter,
+ * deterministic; then a random sample of odd values in notation, length and character set, alone or next to a filter
+ * or sort, on every listing.
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
-import type { ApiClient } from '../core/client/http.ts';
-import { ODD_INPUTS, type OddInput, oddValueArb, repeatTo } from '../core/generate/arbitraries.ts';
 import { coverageCases, coverageSummary } from '../core/generate/coverage.ts';
+import { type OddInput, type OddParams, oddInputs, oddValueArb, repeatTo } from '../core/generate/odd-input.ts';
+import { type Collection, directions } from '../core/model/collection.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import {
   describeListing,
   type Listing,
-  paymentsPath,
-  readableListings,
+  listingPath,
   requestQuery,
   type Selection,
-  SPEC_STATUS,
   withSelection,
 } from '../core/model/listing.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
+import type { CheckContext } from '../core/run/check.ts';
+import { drawsOn, firstFilters, readable } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
-import { settle, test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
 
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
-const SELECTIONS_NEXT_TO: Selection[] = [{}, { status: SPEC_STATUS }, { sort: '-amount' }];
+async function nextTo(ctx: CheckContext, c: Collection): Promise<{ selections: Selection[]; params: OddParams }> {
+  const [filter] = await firstFilters(ctx, c);
+  const sort = c.sorts[0] ? directions(c.sorts[0])[1] : undefined;
+  return {
+    selections: [{}, ...(filter ? [{ filter }] : []), ...(sort ? [{ sort }] : [])],
+    params: { filter, sort: c.sorts[0]?.field },
+  };
+}
 
 /** Sends the odd pairs after the listing's own parameters. */
-function sendOdd(api: ApiClient, listing: Listing, odd: OddInput): Promise<Exchange> {
-  return api.get(paymentsPath(listing.merchant), {
-    query: [...requestQuery(listing), ...odd.pairs],
-    auth: listing.auth,
-  });
+function sendOdd(ctx: CheckContext, listing: Listing, odd: OddInput): Promise<Exchange> {
+  return ctx.api.get(listingPath(listing), { query: [...requestQuery(listing), ...odd.pairs], auth: listing.auth });
 }
 
 /** An odd value of `length` characters repeating `unit` on `name`. */
@@ -47,25 +52,26 @@ const oddString = (name: string, unit: string, length: number): OddInput => {
 
 const labelOf = (listing: Listing, odd: OddInput) => `${odd.label} on ${describeListing(listing)}`;
 
-test.describe('§7 Errors: odd query input', () => {
+eachCollection('§7 Errors: odd query input:', (c, check) => {
   // "Behavior for invalid pagination parameters: not shown." Reading: "legal answers are a 4xx, or a 200
   // whose envelope satisfies every invariant for the values it echoes. A 5xx is never legal."
-  test(
-    'INP-ROBUST coverage phase: every length, character class, number form and structure of every parameter, on every listing next to a filter or sort, gets a 4xx or a valid 200',
-    settle(async (ctx) => {
-      const { target, api } = ctx;
-      const listings = readableListings(target);
-      const cases = coverageCases();
+  check(
+    'INP-ROBUST',
+    'coverage phase: every length, character class, number form and structure of every parameter, on every listing next to a filter or sort, gets a 4xx or a valid 200',
+    async (ctx) => {
+      const listings = readable(ctx.target, c);
+      const { selections } = await nextTo(ctx, c);
+      const cases = coverageCases(c);
       ctx.notes.add(coverageSummary(cases));
       const failed: Array<{ label: string; violation: Violation }> = [];
-      for (const [k, c] of cases.entries()) {
+      for (const [k, odd] of cases.entries()) {
         // Spread over the listings, alone or next to a filter or a sort that is not the parameter itself.
-        const next = SELECTIONS_NEXT_TO.filter(
-          (s) => !(c.parameter === 'filter[status]' && s.status) && !(c.parameter === 'sort' && s.sort),
+        const next = selections.filter(
+          (s) => !(s.filter && odd.parameter === `filter[${s.filter.field}]`) && !(odd.parameter === 'sort' && s.sort),
         );
         const listing = withSelection(listings[k % listings.length] as Listing, next[k % next.length] ?? {});
-        const label = labelOf(listing, c);
-        const violation = robustnessViolation(await sendOdd(api, listing, c), label);
+        const label = labelOf(listing, odd);
+        const violation = robustnessViolation(await sendOdd(ctx, listing, odd), label, c);
         if (violation) failed.push({ label, violation });
       }
       // Report the first in full and name the others: one run shows every odd input the target mishandles.
@@ -75,39 +81,48 @@ test.describe('§7 Errors: odd query input', () => {
         first.received += ` (${others.length} more odd inputs fail too: ${others.slice(0, 6).join('; ')}${others.length > 6 ? '; …' : ''})`;
       }
       assertNoViolation(first);
-    }),
+    },
   );
 
-  test(
-    'INP-ROBUST any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
-    settle(async (ctx) => {
-      const { target, api } = ctx;
-      const listings = readableListings(target);
+  check(
+    'INP-ROBUST',
+    'any odd value of any length and character set, alone or next to a filter or sort, on any listing, gets a 4xx or a valid 200',
+    async (ctx) => {
+      const listings = readable(ctx.target, c);
+      const { selections, params } = await nextTo(ctx, c);
       const arb = fc.record({
         i: fc.nat({ max: listings.length - 1 }),
-        s: fc.nat({ max: SELECTIONS_NEXT_TO.length - 1 }),
-        odd: oddValueArb(),
+        s: fc.nat({ max: selections.length - 1 }),
+        odd: oddValueArb(params),
       });
-      const pick = (label: string) => ODD_INPUTS.find((o) => o.label.startsWith(label)) as OddInput;
+      const catalogue = oddInputs(params);
+      const pick = (label: string) => catalogue.find((o) => o.label.startsWith(label));
+      const param = params.filter && `filter[${params.filter.field}]`;
+      const [filtered, sorted] = [selections.findIndex((s) => s.filter), selections.findIndex((s) => s.sort)];
       const examples = [
-        { i: 0, s: 1, odd: pick('offset=-1 ') },
-        { i: 0, s: 2, odd: pick('limit=abc ') },
-        { i: 0, s: 1, odd: pick('limit=1e2 ') },
-        { i: 0, s: 2, odd: pick('limit=0 ') },
+        { i: 0, s: filtered, odd: pick('offset=-1 ') },
+        { i: 0, s: sorted, odd: pick('limit=abc ') },
+        { i: 0, s: filtered, odd: pick('limit=1e2 ') },
+        { i: 0, s: sorted, odd: pick('limit=0 ') },
         // The middle of the length range, and the character sets a parser or a column may choke on.
-        { i: 0, s: 0, odd: oddString('filter[status]', 'A', 300) },
-        { i: 0, s: 1, odd: oddString('sort', 'é中😀', 40) },
-        { i: 0, s: 2, odd: oddString('filter[status]', '\u0001\u001f', 3) },
+        { i: 0, s: 0, odd: param && oddString(param, 'A', 300) },
+        { i: 0, s: filtered, odd: params.sort && oddString('sort', 'é中😀', 40) },
+        { i: 0, s: sorted, odd: param && oddString(param, '\u0001\u001f', 3) },
         ...listings.slice(1).map((_, k) => ({ i: k + 1, s: 0, odd: pick('offset=1.5 ') })),
-      ].filter((e) => e.odd !== undefined);
-      const listingOf = (c: { i: number; s: number }) =>
-        withSelection(listings[c.i] as Listing, SELECTIONS_NEXT_TO[c.s] ?? {});
+      ]
+        .map((e) => ({ ...e, s: Math.max(0, e.s) }))
+        .filter((e): e is { i: number; s: number; odd: OddInput } => e.odd !== undefined);
+      const listingOf = (k: { i: number; s: number }) => withSelection(listings[k.i] as Listing, selections[k.s] ?? {});
       await forAll(
         ctx,
         arb,
-        async (c) => robustnessViolation(await sendOdd(api, listingOf(c), c.odd), labelOf(listingOf(c), c.odd)),
-        { describe: (c) => labelOf(listingOf(c), c.odd), examples, numRuns: examples.length + target.fcNumRuns },
+        async (k) => robustnessViolation(await sendOdd(ctx, listingOf(k), k.odd), labelOf(listingOf(k), k.odd), c),
+        {
+          describe: (k) => labelOf(listingOf(k), k.odd),
+          examples,
+          numRuns: drawsOn(ctx, c, examples.length, examples.length + ctx.target.fcNumRuns),
+        },
       );
-    }),
+    },
   );
 });

@@ -11,78 +11,80 @@
  * (an empty answer is then evidence, not nothing to check).
  */
 
-import { keyLeakViolations, type ProvenanceRule, provenanceViolations, unexercised } from '../checks/provenance.ts';
+import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
-import { publishedCollections } from '../core/model/collection.ts';
-import { asKey } from '../core/model/credentials.ts';
-import { type Listing, MAX_LIMIT, readableListings, withSelection } from '../core/model/listing.ts';
-import type { Presenter, WatchedAnswer } from '../core/model/provenance.ts';
-import { statusCounts } from '../core/model/result-set.ts';
+import { type Collection, runCollections } from '../core/model/collection.ts';
+import { type Listing, listingOf, readableListings, withSelection } from '../core/model/listing.ts';
+import type { WatchedAnswer } from '../core/model/provenance.ts';
+import { fieldValueCounts } from '../core/model/result-set.ts';
+import { EVERY_ANSWER_RULES, type EveryAnswerRule, everyAnswerOf } from '../core/model/rules.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
-import { collectionListings } from '../core/run/collection-listings.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
 import { addWatchCost, readWatchedAnswers } from '../core/run/watch.ts';
-import { detailsOf, eachCollection, titled } from '../fixtures/collections.ts';
-import { type Need, settle, test } from '../fixtures/test.ts';
+import { eachCollection } from '../fixtures/collections.ts';
+import { test } from '../fixtures/test.ts';
 
 /**
- * Every listing the configuration can read, the second sandbox merchant's too; then every listing of the other
- * collections the run was given (read whole, so that their records are traced too).
+ * Every listing of every collection the configuration can read, the second sandbox merchant's too (read whole, so
+ * that their records are traced too).
  */
 function everyListing(ctx: CheckContext): Listing[] {
-  const { merchants } = ctx.target;
-  const other = merchants.otherSandbox ? [{ merchant: merchants.otherSandbox, auth: asKey('test') }] : [];
-  const collections = publishedCollections().flatMap((c) => {
-    const listings = collectionListings(ctx.target, c);
-    const second = c.access.scope === 'merchant' && merchants.otherSandbox && c.access.modes.includes('test');
-    return second
-      ? [...listings, { merchant: merchants.otherSandbox as string, auth: asKey('test'), collection: c }]
-      : listings;
+  const other = ctx.target.merchants.otherSandbox;
+  return runCollections().flatMap((c) => {
+    const second = c.access.scope === 'merchant' && other && c.access.modes.includes('test');
+    return [...readableListings(ctx.target, c), ...(second ? [listingOf(c, other, 'test')] : [])];
   });
-  return [...readableListings(ctx.target), ...other, ...collections];
 }
+
+/** The query parameter of a collection's first filter (payments: `filter[status]`), where it has one. */
+const filterParam = (c: Collection) => (c.filters[0] ? `filter[${c.filters[0].field}]` : undefined);
 
 const asked = new WeakMap<object, Promise<string>>();
 
 /**
  * Learns what the watcher needs that the watched checks did not already read, once per worker: every listing the
- * configuration can read (those the checks read are not read again), then every status seen on any of them asked of
- * every listing (first page, limit 100) where no check asked it already: queries no other check asks of those keys.
- * Returns what it did, in words.
+ * configuration can read (those the checks read are not read again), then every value of each collection's first
+ * filter seen on any of its listings asked of every one of them (first page, the maximum limit) where no check asked
+ * it already: queries no other check asks of those keys. Returns what it did, in words.
  */
 function askEverywhere(ctx: CheckContext): Promise<string> {
   let done = asked.get(ctx.api);
   if (!done) {
     done = (async () => {
       const seen = answersOfTheRun().filter((a) => a.learned || a.scope.endpoint === 'list');
-      const statuses = new Set<string>();
+      const values = new Map<string, Set<string>>();
+      const valuesOf = (name: string) => values.get(name) ?? (values.set(name, new Set()).get(name) as Set<string>);
       const read = new Set<string>();
       const askedBefore = new Set<string>();
-      // A listing as the watcher names it: the merchant's role and the key (presenter) that lists it.
+      // A listing as the watcher names it: the collection, the merchant's role and the key (presenter) that lists it.
       const holder = (id: string) => Object.entries(ctx.target.merchants).find(([, m]) => m === id)?.[0];
       const keyOf = (l: Listing) =>
-        `${l.collection?.name ?? ''}|${holder(l.merchant)}|${l.auth.kind === 'key' ? l.auth.slot : ''}`;
+        `${l.collection.spec ? '' : l.collection.name}|${holder(l.merchant)}|${l.auth.kind === 'key' ? l.auth.slot : ''}`;
+      const byName = new Map(runCollections().map((c) => [c.spec ? '' : c.name, c]));
       for (const a of seen) {
-        // The payments' statuses: another collection's records have statuses of their own.
-        for (const r of a.learned?.provenance.collection ? [] : (a.learned?.records ?? [])) {
-          const s = (r as { status?: unknown } | null)?.status;
-          if (typeof s === 'string') statuses.add(s);
+        const c = byName.get(a.scope.collection ?? '');
+        const field = c?.filters[0]?.field;
+        for (const r of field && a.learned ? a.learned.records : []) {
+          const v = (r as Record<string, unknown> | null)?.[field as string];
+          if (typeof v === 'string') valuesOf(c?.name as string).add(v);
         }
         if (!a.learned && a.status !== 200) continue;
-        const status = a.query.find(([k]) => k === 'filter[status]')?.[1];
+        const param = c && filterParam(c);
+        const value = a.query.find(([k]) => k === param)?.[1];
         const key = `${a.scope.collection ?? ''}|${a.scope.merchant}|${a.scope.presenter}`;
         if (a.learned) read.add(key);
-        if (status !== undefined) askedBefore.add(`${key}|${status}`);
+        if (value !== undefined) askedBefore.add(`${key}|${value}`);
       }
       const listings: Listing[] = [];
       let reads = 0;
       for (const l of everyListing(ctx)) {
         const key = keyOf(l);
+        const field = l.collection.filters[0]?.field;
         try {
-          if (!read.has(key) || statuses.size === 0) {
+          if (!read.has(key) || (field && valuesOf(l.collection.name).size === 0)) {
             const set = await enumerate(ctx, l);
-            for (const [s] of statusCounts(set.records)) statuses.add(s);
+            for (const [v] of field ? fieldValueCounts(set.records, field) : []) valuesOf(l.collection.name).add(v);
             reads += 1;
           }
           listings.push(l);
@@ -92,16 +94,19 @@ function askEverywhere(ctx: CheckContext): Promise<string> {
         }
       }
       let questions = 0;
-      // Statuses are the payments' (§3): asked of the payments listings only.
-      for (const l of listings.filter((x) => !x.collection)) {
-        const key = keyOf(l);
-        for (const status of statuses) {
-          if (askedBefore.has(`${key}|${status}`)) continue;
-          await fetchPage(ctx.api, withSelection(l, { status }), { limit: MAX_LIMIT });
+      for (const l of listings) {
+        const field = l.collection.filters[0]?.field;
+        if (!field) continue;
+        for (const value of valuesOf(l.collection.name)) {
+          if (askedBefore.has(`${keyOf(l)}|${value}`)) continue;
+          await fetchPage(ctx.api, withSelection(l, { filter: { field, value } }), {
+            limit: l.collection.maxLimit ?? 100,
+          });
           questions += 1;
         }
       }
-      return `${statuses.size} status(es) seen on ${listings.length} listing(s), each asked of every listing (${questions} asked here, ${reads} listing(s) read here)`;
+      const count = [...values.values()].reduce((n, v) => n + v.size, 0);
+      return `${count} filter value(s) seen on ${listings.length} listing(s), each asked of every listing of its collection (${questions} asked here, ${reads} listing(s) read here)`;
     })();
     asked.set(ctx.api, done);
     done.catch(() => asked.delete(ctx.api));
@@ -140,118 +145,58 @@ function assertNone(violations: Violation[]): void {
   throw new RuleViolation({ ...first, received: `${first.received}${more}` });
 }
 
-/** Who must have asked something for a rule's check to have evidence. */
-const PRESENTERS: Record<ProvenanceRule, readonly Presenter[]> = {
-  'MODE-ISOLATION': ['test', 'live'],
-  'MER-ISOLATION': ['test', 'live'],
-  'MODE-LIVE-SANDBOX': ['live'],
-  'AUTH-FORBIDDEN': ['restricted'],
-  'AUTH-MISSING': ['none'],
-  'AUTH-INVALID': ['invalid'],
-  'AUTH-REVOKED': ['revoked'],
-  'AUTH-FIRST': ['invalid', 'revoked'],
+/**
+ * The check of one rule over every answer, about the collection's records: each collection's check takes the
+ * violations about its records (the spec's collection, every answer not on another's path), so that a failure names
+ * the collection it is about.
+ */
+const traced = (c: Collection, rule: EveryAnswerRule) => async (ctx: CheckContext) => {
+  const { learned, answers } = await everyAnswer(ctx);
+  const t0 = performance.now();
+  const { violations, stats } = provenanceViolations(answers, rule, { collection: owned(c) });
+  addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+  ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
+  assertNone(violations);
+  const asked = everyAnswerOf(rule).presenters.reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
+  const why = unexercised(rule, stats, asked);
+  if (why) notExercised(ctx, why);
 };
 
-/**
- * The check of one rule over every answer: the violations about payments' records (with other collections: each
- * collection's own check below takes those about its records, so a failure names the collection it is about).
- */
-const traced = (rule: ProvenanceRule, needs: Need[] = [], collection?: string) =>
-  settle(
-    async (ctx) => {
-      const { learned, answers } = await everyAnswer(ctx);
-      const t0 = performance.now();
-      const { violations, stats } = provenanceViolations(answers, rule, { collection });
-      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
-      ctx.notes.add(`${stats.answers} answers of the run judged; ${stats.records} records traced; ${learned}`);
-      assertNone(violations);
-      const asked = PRESENTERS[rule].reduce((n, p) => n + (stats.byPresenter[p] ?? 0), 0);
-      const why = unexercised(rule, stats, asked);
-      if (why) notExercised(ctx, why);
-    },
-    { needs, collection },
-  );
+/** Which answers are the collection's: those on its path (the spec's: every answer not on another's path). */
+const owned = (c: Collection) => (c.spec ? undefined : c.name);
 
-/** KEY-SECRET over every answer: those on a collection's path are its own (undefined: every other). */
-const leakless = (collection?: string) =>
-  settle(
-    async (ctx) => {
-      const { answers } = await everyAnswer(ctx);
-      const t0 = performance.now();
-      const leaks = keyLeakViolations(answers, { collection });
-      addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
-      // The answers this check is about: those on the collection's paths (payments': every other answer).
-      const own = answers.filter((a) => a.scope.collection === collection).length;
-      ctx.notes.add(`${own} of the run's ${answers.length} answers scanned`);
-      assertNone(leaks);
-      if (own === 0)
-        notExercised(ctx, `no answer of the run was on ${collection ?? 'the payments'} paths: nothing to scan`);
-    },
-    { collection },
-  );
+/** KEY-SECRET over every answer that is the collection's. */
+const leakless = (c: Collection) => async (ctx: CheckContext) => {
+  const { answers } = await everyAnswer(ctx);
+  const t0 = performance.now();
+  const leaks = keyLeakViolations(answers, { collection: owned(c) });
+  addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+  const own = answers.filter((a) => a.scope.collection === owned(c)).length;
+  ctx.notes.add(`${own} of the run's ${answers.length} answers scanned`);
+  assertNone(leaks);
+  if (own === 0) notExercised(ctx, `no answer of the run was on the ${c.name} paths: nothing to scan`);
+};
 
-test.describe('§5.9 No answer gives a key back', () => {
+/** A check's text on a collection: its own records (`one of its records`), where it is not the spec's. */
+const ofIts = (c: Collection, what: string) =>
+  c.spec
+    ? what
+    : what
+        .replace(/\ba (sandbox )?record\b/, (_, s = '') => `one of its ${s}records`)
+        .replace("another merchant's record", `another merchant's record of it`);
+
+eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   // §5.9 "Keys must stay out of client-side code and must not be shared"; reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
-  test(
-    'KEY-SECRET no answer of the run gives a key back, whole, encoded or most of it (every method, status, path, query and credential)',
-    leakless(),
+  check(
+    'KEY-SECRET',
+    `no answer of the run ${c.spec ? '' : 'on its path '}gives a key back, whole, encoded or most of it (every method, status, ${c.spec ? 'path, ' : ''}query and credential)`,
+    leakless(c),
   );
-});
-
-test.describe('§1, §5, §7 No answer shows a record the request may not see', () => {
-  // §1 "Objects created in one mode are not accessible from the other"; reading: the two listings of one merchant
-  // share no record, under every query.
-  test(
-    'MODE-ISOLATION no answer of the run shows a record of the other mode (any query, any listing)',
-    traced('MODE-ISOLATION'),
-  );
-  // reading: "listings of two different merchants share no record".
-  test(
-    "MER-ISOLATION no answer of the run shows another merchant's record on a merchant's listing",
-    traced('MER-ISOLATION'),
-  );
-  // §5.6 "Only test keys can be used with sandbox merchants"; §7: the other mode's object is not found.
-  test(
-    'MODE-LIVE-SANDBOX no answer to the live key shows a sandbox record, whatever its status',
-    traced('MODE-LIVE-SANDBOX', ['live']),
-  );
-  // §7 403 "The key lacks the permissions required"; reading: "A refusal reveals nothing".
-  test(
-    'AUTH-FORBIDDEN no answer to the restricted key shows a record, whatever its status',
-    traced('AUTH-FORBIDDEN', ['restricted']),
-  );
-  // §5.2 "A request without a valid key is rejected with status 401" — and its answer carries nothing.
-  test('AUTH-MISSING no answer without a key shows a record, whatever its method or status', traced('AUTH-MISSING'));
-  test(
-    'AUTH-INVALID no answer to a credential never issued shows a record, whatever its status',
-    traced('AUTH-INVALID'),
-  );
-  test(
-    'AUTH-REVOKED no answer to a revoked key shows a record, whatever its status',
-    traced('AUTH-REVOKED', ['revoked']),
-  );
-  // reading: a bad key gets 401 "on any merchant, existing or not": an unknown merchant's refusal shows nothing either.
-  test('AUTH-FIRST no answer to a bad key on an unknown merchant shows a record', traced('AUTH-FIRST'));
-});
-
-/** The same over every answer, for each other collection the run was given: its answers' keys, its records' crossings. */
-const TRACED: ReadonlyArray<[ProvenanceRule, string, Need[]]> = [
-  ['MODE-ISOLATION', 'no answer of the run shows one of its records of the other mode', []],
-  ['MER-ISOLATION', "no answer of the run shows another merchant's record of it on a merchant's listing", []],
-  ['MODE-LIVE-SANDBOX', 'no answer to the live key shows one of its sandbox records', ['live']],
-  ['AUTH-FORBIDDEN', 'no answer to the restricted key shows one of its records it may not list', ['restricted']],
-  ['AUTH-MISSING', 'no answer without a key shows one of its records', []],
-  ['AUTH-INVALID', 'no answer to a credential never issued shows one of its records', []],
-  ['AUTH-REVOKED', 'no answer to a revoked key shows one of its records', ['revoked']],
-  ['AUTH-FIRST', 'no answer to a bad key on an unknown merchant shows one of its records', []],
-];
-
-eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c) => {
-  test(
-    titled('KEY-SECRET', c, 'no answer on its path gives a key back (every answer of the run)'),
-    detailsOf(c),
-    leakless(c.name),
-  );
-  for (const [rule, what, needs] of TRACED) test(titled(rule, c, what), detailsOf(c), traced(rule, needs, c.name));
+  // §1 "Objects created in one mode are not accessible from the other"; §5.2 "A request without a valid key is
+  // rejected", §7 403: and a refusal reveals nothing (reading) — the catalogue's rules over every answer.
+  for (const rule of EVERY_ANSWER_RULES) {
+    const { check: what, needs = [] } = everyAnswerOf(rule);
+    check(rule, ofIts(c, what), traced(c, rule), { needs: [...needs] });
+  }
 });

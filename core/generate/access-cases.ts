@@ -1,30 +1,41 @@
 /**
- * The access matrix's requests (core/model/access.ts): for each rule the access oracle (checks/access-oracle.ts) can
- * fix, the requests whose answer it fixes — method × credential × header spelling × endpoint × merchant × query shape —
- * as a fast-check arbitrary plus the examples always tried first (among them the HEAD and OPTIONS classes of
- * safe-methods.ts and the header grammar's coverage phase, auth-header.ts). core/run/access-property.ts sends them.
+ * The access matrix's requests (core/model/access.ts): for each access rule, on each collection, the requests whose
+ * answer the rule fixes — method × credential × header spelling × endpoint × merchant × query — from the cells the
+ * catalogue declares (core/model/rules.ts), as a fast-check arbitrary plus the examples always tried first (among them
+ * the HEAD and OPTIONS classes of safe-methods.ts and the header grammar's coverage phase, auth-header.ts). The query
+ * is the collection's own (its first filter, its sorts, its maximum limit): one set of dimensions (`QueryDimensions`)
+ * that the examples, the draws and any deterministic phase before them share. core/run/access-property.ts sends them.
  */
 import fc from 'fast-check';
 import {
   type AccessCase,
-  type AccessRule,
   type Credential,
   type Endpoint,
   isValidCredential,
   type KeyModes,
   type MerchantRole,
-  type Spelling,
 } from '../model/access.ts';
-import { type Auth, asKey, authLabel, isLiveKey, type KeySlot, NO_AUTH, VALID_SLOTS } from '../model/credentials.ts';
-import { describeRequest, type PageRequest, paymentsPath, SPEC_STATUS, STATUS_PATH } from '../model/listing.ts';
+import { type Collection, collectionPath, directions } from '../model/collection.ts';
+import {
+  type Auth,
+  asKey,
+  authLabel,
+  type HeaderSpelling,
+  isLiveKey,
+  KEY_VARS,
+  type KeySlot,
+  NO_AUTH,
+} from '../model/credentials.ts';
+import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest, STATUS_PATH } from '../model/listing.ts';
+import { type AccessCells, type AccessRule, accessCells } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import { aroundCoverage, aroundKeys, grammarSummary, otherSpellings, spellingArb } from './auth-header.ts';
 import { keyMutations, neverCreatedId } from './key-mutations.ts';
 import { type MethodForm, methodCoverage, methodCoverageSummary, methodFormArb } from './safe-methods.ts';
 
-export const CANONICAL: Spelling = { scheme: 'Bearer', gap: ' ' };
+export const CANONICAL: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
 /** The spellings of `Bearer <key>` a target must treat alike (scheme case), and two spaces (refusal allowed). */
-export const SPELLINGS: readonly Spelling[] = [
+export const SPELLINGS: readonly HeaderSpelling[] = [
   CANONICAL,
   { scheme: 'bearer', gap: ' ' },
   { scheme: 'BEARER', gap: ' ' },
@@ -32,7 +43,7 @@ export const SPELLINGS: readonly Spelling[] = [
   { scheme: 'Bearer', gap: '  ' },
 ];
 /** Made-up header values (none is a secret): a scheme alone, junk, another scheme, no scheme. */
-export const MALFORMED: readonly string[] = [
+const MALFORMED: readonly string[] = [
   'Bearer',
   'Bearer ',
   'Bearer not-a-key',
@@ -41,21 +52,45 @@ export const MALFORMED: readonly string[] = [
   'Token abc123',
   'not-a-key',
 ];
-/** Every parameter of the listing at once: a check skipped for any one of them shows here. */
-const FULL_QUERY: PageRequest = { offset: 1, limit: 5, status: SPEC_STATUS, sort: '-amount' };
+/**
+ * The query dimensions of a collection's list, with legal values: offsets into the data, limits up to its maximum,
+ * a value of its first filter (one it has), each direction of each sort.
+ */
+interface QueryDimensions {
+  offset: { min: number; max: number };
+  limit: { min: number; max: number };
+  filter?: FieldFilter;
+  sorts: string[];
+}
 
-/** A query of the listing: any subset of offset, limit, filter[status] and sort, with legal values. */
-const queryArb: fc.Arbitrary<PageRequest> = fc
-  .record(
-    {
-      offset: fc.integer({ min: 0, max: 60 }),
-      limit: fc.integer({ min: 1, max: 100 }),
-      status: fc.constant(SPEC_STATUS),
-      sort: fc.constantFrom('amount', '-amount'),
-    },
-    { requiredKeys: [] },
-  )
-  .map((q) => q as PageRequest);
+const queryDimensions = (c: Collection, filter?: FieldFilter): QueryDimensions => ({
+  offset: { min: 0, max: 60 },
+  limit: { min: 1, max: c.maxLimit ?? MAX_LIMIT },
+  ...(filter ? { filter } : {}),
+  sorts: c.sorts.flatMap(directions),
+});
+
+/** Every parameter of the listing at once: a check skipped for any one of them shows here. */
+const fullQuery = (q: QueryDimensions): PageRequest => ({
+  offset: 1,
+  limit: 5,
+  ...(q.filter ? { filter: q.filter } : {}),
+  ...(q.sorts[1] ? { sort: q.sorts[1] } : {}),
+});
+
+/** A query of the listing: any subset of offset, limit, its filter and sort, with legal values. */
+const queryArb = (q: QueryDimensions): fc.Arbitrary<PageRequest> =>
+  fc
+    .record(
+      {
+        offset: fc.integer(q.offset),
+        limit: fc.integer(q.limit),
+        filter: q.filter ? fc.constant(q.filter) : fc.constant(undefined),
+        sort: q.sorts.length ? fc.constantFrom(...q.sorts) : fc.constant(undefined),
+      },
+      { requiredKeys: [] },
+    )
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as PageRequest);
 
 const known = (t: Target) => Object.values(t.merchants).filter((m): m is string => !!m);
 
@@ -73,8 +108,11 @@ export function authOf(c: AccessCase): Auth {
   return asKey(cred.slot, { mutation: cred.mutation, around: cred.around, scheme, gap, lead, trail });
 }
 
+/** The path of a case: /merchant/status, or its collection's list for its merchant (an unknown one's too). */
 export function pathOf(t: Target, c: AccessCase): string {
-  return c.endpoint === 'status' ? STATUS_PATH : paymentsPath(merchantId(t, c.merchant));
+  if (c.endpoint === 'status') return STATUS_PATH;
+  const scoped = c.collection.access.scope === 'merchant';
+  return collectionPath(c.collection, scoped ? merchantId(t, c.merchant) : '');
 }
 
 export const describeCase = (t: Target, c: AccessCase) =>
@@ -99,70 +137,91 @@ interface Space {
 
 /** Keys tried in every spelling, on both endpoints and both kinds of merchant, among the examples. */
 const EVERY_SPELLING: readonly KeySlot[] = ['revoked', 'old', 'restricted'];
-/**
- * The rules whose keys of EVERY_SPELLING also meet every other spelling class of the header grammar in the coverage
- * phase, where a spelling a target accepts could let a key further than `Bearer <key>`: a revoked key, the restricted
- * key on the list (elsewhere the property phase samples them).
- */
-const GRAMMAR_SPELLED: readonly AccessRule[] = ['AUTH-REVOKED', 'AUTH-FORBIDDEN'];
 
 const key = (slot: KeySlot): Credential => ({ kind: 'key', slot });
 
-/** The request space of each rule, restricted to what the configuration has. */
-function spaceOf(t: Target, rule: AccessRule): Space | undefined {
-  const has = (slot: KeySlot) => t.keys[slot] !== undefined;
-  const merchants: MerchantRole[] = ['sandbox', ...(['otherSandbox', 'live'] as const).filter((m) => !!t.merchants[m])];
-  const sandboxes = merchants.filter((m) => m !== 'live');
-  const live: MerchantRole[] = t.merchants.live ? ['live'] : [];
-  const spaces: Record<AccessRule, Space> = {
-    'AUTH-MISSING': {
-      credentials: [{ kind: 'none' }, { kind: 'malformed', header: '' }],
-      endpoints: ['status', 'list'],
-      merchants: [...merchants, 'unknown'],
-    },
-    'AUTH-INVALID': {
-      credentials: [
-        ...MALFORMED.map((header): Credential => ({ kind: 'malformed', header })),
-        ...(['test', 'live', 'restricted'] as const).filter(has).flatMap((slot) => mutationsOf(t, slot)),
-      ],
-      endpoints: ['status', 'list'],
-      merchants,
-      grammar: aroundKeys(t.keys, slotsOf(distinctKeys(t, [...VALID_SLOTS]))),
-    },
-    'AUTH-REVOKED': {
-      credentials: distinctKeys(t, ['revoked', 'old']),
-      endpoints: ['status', 'list'],
-      merchants,
-      grammar: aroundKeys(t.keys, slotsOf(distinctKeys(t, ['revoked', 'old']))),
-    },
-    'AUTH-FIRST': {
-      credentials: [
-        { kind: 'malformed', header: 'Bearer not-a-key' },
-        ...mutationsOf(t, 'test'),
-        ...distinctKeys(t, ['revoked']),
-      ],
-      endpoints: ['list'],
-      merchants: ['unknown'],
-      grammar: aroundKeys(t.keys, ['test']),
-    },
-    'AUTH-FORBIDDEN': { credentials: distinctKeys(t, ['restricted']), endpoints: ['list'], merchants },
-    'AUTH-STATUS': {
-      credentials: distinctKeys(t, ['test', 'live', 'restricted']),
-      endpoints: ['status'],
-      merchants: ['sandbox'],
-    },
-    'MODE-TEST-SANDBOX': { credentials: [key('test')], endpoints: ['list'], merchants: sandboxes },
-    'MODE-LIVE-SANDBOX': { credentials: distinctKeys(t, ['live']), endpoints: ['list'], merchants: sandboxes },
-    'MODE-TEST-LIVE': { credentials: [key('test')], endpoints: ['list'], merchants: live },
-    'MODE-LIVE-LIVE': { credentials: distinctKeys(t, ['live']), endpoints: ['list'], merchants: live },
-    'ADV-UNKNOWN-MERCHANT': {
-      credentials: distinctKeys(t, ['test', 'live', 'restricted']),
-      endpoints: ['list'],
-      merchants: ['unknown'],
-    },
-  };
-  const space = spaces[rule];
-  return space.credentials.length > 0 && space.merchants.length > 0 ? space : undefined;
+const KEY_CLASSES: readonly KeySlot[] = ['test', 'live', 'restricted', 'revoked', 'old'];
+
+/** The credentials of the cells, restricted to what the configuration has: made-up ones, mutated keys, then keys. */
+function credentialsOf(t: Target, cells: AccessCells): Credential[] {
+  const made: Credential[] = cells.credentials.flatMap((k): Credential[] => {
+    if (k === 'none') return [{ kind: 'none' }];
+    if (k === 'empty') return [{ kind: 'malformed', header: '' }];
+    if (k === 'malformed') return MALFORMED.map((header) => ({ kind: 'malformed', header }));
+    if (k === 'not-a-key') return [{ kind: 'malformed', header: 'Bearer not-a-key' }];
+    if (k.startsWith('mutated:')) {
+      const slot = k.slice('mutated:'.length) as KeySlot;
+      return t.keys[slot] === undefined ? [] : mutationsOf(t, slot);
+    }
+    return [];
+  });
+  return [
+    ...made,
+    ...distinctKeys(
+      t,
+      KEY_CLASSES.filter((k) => cells.credentials.includes(k)),
+    ),
+  ];
+}
+
+/** The merchant roles of the cells that the configuration has (an account-wide collection has one path). */
+function merchantsOf(t: Target, cells: AccessCells, c: Collection): MerchantRole[] {
+  if (c.access.scope === 'account') return cells.merchants.includes('configured') ? ['sandbox'] : [];
+  const other = t.merchants.otherSandbox ? (['otherSandbox'] as const) : [];
+  const live = t.merchants.live ? (['live'] as const) : [];
+  return cells.merchants.flatMap((m): MerchantRole[] => {
+    if (m === 'configured') return ['sandbox', ...other, ...live];
+    if (m === 'sandboxes') return ['sandbox', ...other];
+    if (m === 'live') return [...live];
+    return ['unknown'];
+  });
+}
+
+/**
+ * The valid keys whose answer on the collection its access declares (a key that may list it, the restricted key
+ * `forbidden`): a key the collections file does not say may list it could be refused for its permission (403) before
+ * the merchant is looked up, and is judged by no rule of the spec's there. Why a key is left out, in words.
+ */
+function undeclared(c: Collection, slot: KeySlot): string | undefined {
+  if (slot === 'restricted')
+    return c.access.restrictedKey === 'forbidden'
+      ? undefined
+      : `the collections file does not say that API_RESTRICTED_KEY lacks the permission to list ${c.name} (access.restrictedKey: "forbidden")`;
+  if (slot !== 'test' && slot !== 'live') return undefined;
+  return c.access.modes.includes(slot) ? undefined : `the ${slot} key does not list ${c.name} (access.keys)`;
+}
+
+/** The request space of a rule on a collection, restricted to what the configuration and the collection have. */
+function spaceOf(t: Target, rule: AccessRule, c: Collection): Space | string {
+  const cells = accessCells(rule);
+  const endpoints = cells.endpoints.filter((e) => e === 'list' || c.spec);
+  if (endpoints.length === 0) return `${rule} is about /merchant/status, no collection's`;
+  const merchants = merchantsOf(t, cells, c);
+  if (merchants.length === 0 && c.access.scope === 'account')
+    return `${c.name} is account-wide: ${rule} is about a merchant's listing`;
+  // On a known merchant's list, a valid key's answer is what the collection's access declares for it.
+  const judged = (k: Credential) =>
+    k.kind !== 'key' ||
+    k.mutation !== undefined ||
+    !endpoints.includes('list') ||
+    merchants.every((m) => m === 'unknown') ||
+    undeclared(c, k.slot) === undefined;
+  const all = credentialsOf(t, cells);
+  const credentials = all.filter(judged);
+  if (all.length > 0 && credentials.length === 0) {
+    const left = all.find((k) => !judged(k));
+    return left?.kind === 'key' ? (undeclared(c, left.slot) as string) : `nothing of ${rule} is declared`;
+  }
+  if (credentials.length === 0 || merchants.length === 0) return `needs ${needed(cells)}`;
+  const around = cells.around ? aroundKeys(t.keys, slotsOf(distinctKeys(t, [...cells.around]))) : [];
+  return { credentials, endpoints, merchants, ...(around.length ? { grammar: around } : {}) };
+}
+
+/** What a rule's space needs beyond the test key and the sandbox merchant (when nothing of it is set), in words. */
+function needed(cells: AccessCells): string {
+  const keys = KEY_CLASSES.filter((k) => k !== 'test' && cells.credentials.includes(k)).map((k) => KEY_VARS[k]);
+  const live = cells.merchants.includes('live') ? ['LIVE_MERCHANT_ID'] : [];
+  return [...(keys.length ? [keys.join(' or ')] : []), ...live].join(' and ') || 'nothing more';
 }
 
 /** The configured keys of these slots, one per distinct value (the bundled mock's old key is its revoked key). */
@@ -191,7 +250,14 @@ function mutationsOf(t: Target, slot: KeySlot): Credential[] {
  * endpoint, the sandbox merchant and the live merchant; the header grammar's coverage phase; and the methods phase
  * (every method form × endpoint × credential class, on the first merchant).
  */
-function examplesOf(t: Target, rule: AccessRule, space: Space): AccessCase[] {
+function examplesOf(
+  t: Target,
+  rule: AccessRule,
+  space: Space,
+  c: Collection,
+  q: QueryDimensions,
+  share: Share,
+): AccessCase[] {
   const [endpoint, merchant] = [space.endpoints.at(-1) as Endpoint, space.merchants[0] as MerchantRole];
   const at = (
     credential: Credential,
@@ -204,35 +270,40 @@ function examplesOf(t: Target, rule: AccessRule, space: Space): AccessCase[] {
     spelling,
     endpoint: e,
     merchant: m,
+    collection: c,
     query,
   });
-  const cases = space.credentials.map((c) => at(c, endpoint, merchant, {}));
+  const cases = space.credentials.map((k) => at(k, endpoint, merchant, {}));
   const places = space.endpoints.flatMap(
     (e): Array<{ e: Endpoint; m: MerchantRole }> =>
       e === 'status' ? [{ e, m: merchant }] : space.merchants.map((m) => ({ e, m })),
   );
-  for (const { e, m } of places) cases.push(at(space.credentials[0] as Credential, e, m, FULL_QUERY));
-  const spelled = space.credentials.filter((c) => c.kind === 'key' && !c.mutation && EVERY_SPELLING.includes(c.slot));
+  for (const { e, m } of places) cases.push(at(space.credentials[0] as Credential, e, m, fullQuery(q)));
+  const spelled = space.credentials.filter((k) => k.kind === 'key' && !k.mutation && EVERY_SPELLING.includes(k.slot));
   const spelledPlaces = places.filter((p) => p.m !== 'otherSandbox');
-  for (const c of spelled) {
+  for (const k of spelled) {
     for (const { e, m } of spelledPlaces) {
-      for (const spelling of SPELLINGS) cases.push(at(c, e, m, {}, spelling));
+      for (const spelling of SPELLINGS) cases.push(at(k, e, m, {}, spelling));
     }
   }
-  // The header grammar's coverage phase (auth-header.ts), places in turn: those keys in every other spelling class
-  // (GRAMMAR_SPELLED); for AUTH-INVALID, the valid keys with each thing a header may carry around a key.
+  // The header grammar's coverage phase (auth-header.ts), places in turn: the keys of EVERY_SPELLING in every other
+  // spelling class (`spellings`), or the valid keys with each thing a header may carry around a key (`around`). The
+  // grammar is what the run's collections share (the parsing of the header): each class goes to one of them in turn.
   const turn = <T>(list: readonly T[], i: number) => list[i % list.length] as T;
-  const spelledAt = (c: Credential, p: { e: Endpoint; m: MerchantRole }, s: Spelling) => at(c, p.e, p.m, {}, s);
-  for (const c of GRAMMAR_SPELLED.includes(rule) ? spelled : []) {
-    for (const [i, s] of otherSpellings(SPELLINGS).entries()) cases.push(spelledAt(c, turn(spelledPlaces, i), s));
+  const spelledAt = (k: Credential, p: { e: Endpoint; m: MerchantRole }, s: HeaderSpelling) => at(k, p.e, p.m, {}, s);
+  const coverage = accessCells(rule).coverage;
+  const mine = (i: number) => i % share.of === share.index;
+  let n = 0;
+  for (const k of coverage === 'spellings' ? spelled : []) {
+    for (const [i, s] of otherSpellings(SPELLINGS).entries())
+      if (mine(n++)) cases.push(spelledAt(k, turn(spelledPlaces, i), s));
   }
-  if (rule === 'AUTH-INVALID') {
-    for (const [i, { slot, spelling, around }] of aroundCoverage(
-      t.keys,
-      slotsOf(distinctKeys(t, [...VALID_SLOTS])),
-    ).entries()) {
-      cases.push(spelledAt(around ? { kind: 'key', slot, around } : key(slot), turn(places, i), spelling));
-    }
+  const aroundSlots = slotsOf(distinctKeys(t, [...(accessCells(rule).around ?? [])]));
+  for (const [i, { slot, spelling, around }] of (coverage === 'around'
+    ? aroundCoverage(t.keys, aroundSlots)
+    : []
+  ).entries()) {
+    if (mine(n++)) cases.push(spelledAt(around ? { kind: 'key', slot, around } : key(slot), turn(places, i), spelling));
   }
   for (const m of methodCoverage([...space.credentials, ...(space.grammar ?? [])], space.endpoints)) {
     cases.push(inForm(at(m.credential, m.endpoint, merchant, {}), m.form));
@@ -254,13 +325,24 @@ function examplesOf(t: Target, rule: AccessRule, space: Space): AccessCase[] {
   });
 }
 
+/** Which of the run's collections this is (`index` of `of`): what they share goes to each in turn. */
+interface Share {
+  index: number;
+  of: number;
+}
+const ALONE: Share = { index: 0, of: 1 };
+
 /** Random requests beyond the examples, per rule. */
 export const RANDOM_RUNS = 10;
 
-/** The requests of one rule: its examples and an arbitrary over its space; undefined when nothing is configured. */
-export function accessCases(t: Target, rule: AccessRule) {
-  const space = spaceOf(t, rule);
-  if (!space) return undefined;
+/**
+ * The requests of one rule on a collection (its filter: a value it has): its examples and an arbitrary over its space;
+ * why it is not judged there instead, in words, when the configuration or the collection leaves it nothing.
+ */
+export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?: FieldFilter, share: Share = ALONE) {
+  const space = spaceOf(t, rule, c);
+  if (typeof space === 'string') return space;
+  const q = queryDimensions(c, filter);
   const credentials = [...space.credentials, ...(space.grammar ?? [])];
   const arb = fc
     .record({
@@ -270,25 +352,10 @@ export function accessCases(t: Target, rule: AccessRule) {
       spelling: spellingArb(!credentials.some(isValidCredential)),
       endpoint: fc.constantFrom(...space.endpoints),
       merchant: fc.constantFrom(...space.merchants),
-      query: queryArb,
+      query: queryArb(q),
     })
-    .map(({ form, ...c }): AccessCase => inForm(c, form));
-  const examples = examplesOf(t, rule, space);
+    .map(({ form, ...k }): AccessCase => inForm({ ...k, collection: c }, form));
+  const examples = examplesOf(t, rule, space, c, q, share);
   const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
   return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods };
 }
-
-/** What each rule's request space needs beyond the test key and the sandbox merchant (when nothing of it is set). */
-export const NEEDED: Record<AccessRule, string> = {
-  'AUTH-MISSING': 'nothing more',
-  'AUTH-INVALID': 'nothing more',
-  'AUTH-REVOKED': 'API_REVOKED_KEY or API_OLD_KEY',
-  'AUTH-FIRST': 'nothing more',
-  'AUTH-FORBIDDEN': 'API_RESTRICTED_KEY',
-  'AUTH-STATUS': 'nothing more',
-  'MODE-TEST-SANDBOX': 'nothing more',
-  'MODE-LIVE-SANDBOX': 'API_LIVE_KEY',
-  'MODE-TEST-LIVE': 'LIVE_MERCHANT_ID',
-  'MODE-LIVE-LIVE': 'API_LIVE_KEY and LIVE_MERCHANT_ID',
-  'ADV-UNKNOWN-MERCHANT': 'nothing more',
-};

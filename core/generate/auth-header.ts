@@ -135,7 +135,7 @@ export function spellingArb(glued: boolean): fc.Arbitrary<HeaderSpelling> {
 }
 
 /** One header of the coverage phase: a key's slot, its spelling and what the header carries around it. */
-export interface GrammarForm {
+interface GrammarForm {
   slot: KeySlot;
   spelling: HeaderSpelling;
   around?: Around;

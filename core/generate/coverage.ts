@@ -7,14 +7,25 @@
  *               BMP, control characters, NUL, invalid UTF-8 (raw bytes)
  *   numbers     leading zeros, signs, exponent, decimal, hex, the int32 and 2^53 bounds
  *   structure   repeated parameter, bracketed sub-keys, empty value, no value
- * on offset, limit, filter[status], sort and one parameter the spec does not name. The covering set is pairwise over
- * (parameter, length) and (parameter, class), not the full product: every parameter meets every length and every
- * class once, each length meets the character classes in turn.
+ * on a collection's parameters (payments: offset, limit, filter[status], sort) and one the spec does not name. The
+ * covering set is pairwise over (parameter, length) and (parameter, class), not the full product: every parameter
+ * meets every length and every class once, each length meets the character classes in turn.
  */
+import type { Collection } from '../model/collection.ts';
 import type { QueryPairs } from '../model/exchange.ts';
 
-/** The parameters tried: the spec's four, and one it does not name. */
-export const COVERED_PARAMETERS = ['offset', 'limit', 'filter[status]', 'sort', 'cursor'] as const;
+/**
+ * The parameters a collection's coverage phase tries: on the spec's, `offset`, `limit`, each filter's, `sort` and one
+ * the spec does not name (`cursor`), each in full; on another (a bounded share), its filters' in full, `sort` without
+ * the number forms and `offset` and `limit` with the number forms only (the spec's collection covers their
+ * structure).
+ */
+export function coveredParameters(c: Collection): { parameters: string[]; numeric: string[]; textual: string[] } {
+  const filters = c.filters.map((f) => `filter[${f.field}]`);
+  const sort = c.sorts.length ? ['sort'] : [];
+  if (c.spec) return { parameters: ['offset', 'limit', ...filters, ...sort, 'cursor'], numeric: [], textual: [] };
+  return { parameters: filters, numeric: ['offset', 'limit'], textual: sort };
+}
 
 /** Lengths (in characters) where buffers, columns and parsers change: powers of two and their neighbours. */
 export const LENGTHS = [0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 1000, 1024, 4096] as const;
@@ -80,9 +91,9 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
 ];
 
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
-export interface CoverageCase {
+interface CoverageCase {
   label: string;
-  /** One of COVERED_PARAMETERS, or another collection's (`filter[reason]`). */
+  /** One of the collection's parameters (`filter[reason]`), or `cursor`. */
   parameter: string;
   /** The classes this request covers, e.g. `length 33`, `Latin-1`, `hex`, `repeated`. */
   classes: string[];
@@ -126,15 +137,11 @@ function valueCase(parameter: string, c: CharClass, wanted: number, lengthClass:
 /**
  * The covering set: for each parameter, every length (0 to 4,096 and near the longest), each with a character class
  * in turn so that every class also meets every parameter; every number form on each parameter; and the structural
- * forms. Deterministic: the same set on every run. Another collection's parameters (`parameters`) may have some that
- * get the number forms only (`numeric`: offset and limit, whose structure its filters cover) or no number form
- * (`textual`: its sort).
+ * forms. Deterministic: the same set on every run. Some parameters get the number forms only (`numeric`) or no number
+ * form (`textual`): coveredParameters.
  */
-export function coverageCases(
-  parameters: readonly string[] = COVERED_PARAMETERS,
-  numeric: readonly string[] = [],
-  textual: readonly string[] = [],
-): CoverageCase[] {
+export function coverageCases(c: Collection): CoverageCase[] {
+  const { parameters, numeric, textual } = coveredParameters(c);
   const cases: CoverageCase[] = [];
   const lengths: Array<[number, string]> = [
     ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
@@ -183,21 +190,3 @@ export function coverageSummary(cases: readonly CoverageCase[]): string {
   const parameters = new Set(cases.map((c) => c.parameter));
   return `coverage phase: ${cases.length} requests, ${classes.size} classes (lengths, characters, numbers, structure) on each of ${parameters.size} parameters`;
 }
-
-/**
- * Values a server might read as a pattern (SQL LIKE, a glob, a regular expression): a filter given one must never
- * match more than the literal value would (none of these is a status).
- */
-export const PATTERN_VALUES: readonly string[] = [
-  '%',
-  '_',
-  '*',
-  '?',
-  '.*',
-  'COMP%',
-  '%COMPLETED%',
-  'COMPLETE_',
-  'C*',
-  'COMPLETE?',
-  'COMPLETED%',
-];

@@ -13,7 +13,7 @@ import { envelopeOfJson } from '../model/listing.ts';
 import { CLASS_VALUES, sendable } from './door-vocabulary.ts';
 
 /** What the target showed: names and the values it gave them, in the order seen. */
-export interface Observed {
+interface Observed {
   recordFields: Map<string, string[]>;
   envelopeFields: Map<string, string>;
   headers: Map<string, string>;

@@ -5,16 +5,22 @@
  * each of these shapes (a check one code path forgets is the usual defect: reading "Every code path"); the access
  * matrix can take them as its examples too.
  */
-import { type PageRequest, SPEC_STATUS } from '../model/listing.ts';
+import { type Collection, PAYMENTS } from '../model/collection.ts';
+import type { PageRequest } from '../model/listing.ts';
 
 /** One feature: its values, each a part of a query ({} = the parameter left out). */
 type Feature = ReadonlyArray<Partial<PageRequest>>;
 
-/** The features and their values; `deep` is an offset past the first pages (three default pages). */
-function queryFeatures(defaultLimit: number): Feature[] {
+/**
+ * The features and their values on collection `c`: its first filter at its first named value, its first sort both
+ * ways, an offset past the first pages (three default pages), the limit at its bounds.
+ */
+function queryFeatures(defaultLimit: number, c: Collection): Feature[] {
+  const [filter, sort] = [c.filters[0], c.sorts[0]?.field];
+  const value = filter?.named?.[0];
   return [
-    [{}, { status: SPEC_STATUS }],
-    [{}, { sort: 'amount' }, { sort: '-amount' }],
+    [{}, ...(filter && value ? [{ filter: { field: filter.field, value } }] : [])],
+    [{}, ...(sort ? [{ sort }, { sort: `-${sort}` }] : [])],
     [{}, { offset: 3 * defaultLimit }],
     [{}, { limit: 1 }, { limit: 100 }],
   ];
@@ -48,8 +54,8 @@ export function pairwise(sizes: readonly number[]): number[][] {
 }
 
 /** The queries of the covering array: every pair of two features' values in one of them. */
-export function queryShapes(defaultLimit: number): PageRequest[] {
-  const features = queryFeatures(defaultLimit);
+export function queryShapes(defaultLimit: number, c: Collection = PAYMENTS): PageRequest[] {
+  const features = queryFeatures(defaultLimit, c);
   return pairwise(features.map((f) => f.length)).map((row) =>
     Object.assign({}, ...row.map((v, i) => (features[i] as Feature)[v])),
   );

@@ -43,7 +43,7 @@ export const methodFormArb: fc.Arbitrary<MethodForm> = fc.oneof(
 );
 
 /** What the classes need of a credential (structurally the access oracle's `Credential`). */
-export interface CredentialLike {
+interface CredentialLike {
   kind: 'none' | 'malformed' | 'key';
   header?: string;
   slot?: string;
@@ -65,7 +65,7 @@ export function credentialClass(c: CredentialLike): string {
 }
 
 /** One request of the coverage phase: a form, an endpoint and a credential, with the classes it covers. */
-export interface MethodCase<C, E> {
+interface MethodCase<C, E> {
   form: MethodForm;
   endpoint: E;
   credential: C;

@@ -1,17 +1,17 @@
 /**
  * The access matrix as data (payment-api.md §5, §7; reading "Keys, modes, merchants", "Methods"): a request as the
- * access rules see it — method, credential, header spelling, endpoint, merchant, query — and what a rule expects of its
- * answer. checks/access-oracle.ts says which rule fixes the answer to any case; core/generate/access-cases.ts draws
- * the cases of each rule; core/run/access-property.ts sends them and asks the oracle, which the specs hand it.
+ * access rules see it — method, credential, header spelling, endpoint, collection, merchant, query — and what a rule
+ * expects of its answer. The catalogue (core/model/rules.ts) says which cells each access rule owns;
+ * checks/access-oracle.ts says which rule fixes the answer to any case; core/generate/access-cases.ts draws the cases
+ * of each rule on each collection; core/run/access-property.ts sends them and asks the oracle.
  */
+
+import type { Collection } from './collection.ts';
 import type { Around, HeaderSpelling, KeyMutation, KeySlot } from './credentials.ts';
 import { VALID_SLOTS } from './credentials.ts';
 import type { SafeMethod } from './endpoints.ts';
-import type { Exchange } from './exchange.ts';
 import type { PageRequest } from './listing.ts';
-import type { IsolatedListing } from './result-set.ts';
-import type { RuleId } from './rules.ts';
-import type { Violation } from './verdict.ts';
+import type { AccessRule } from './rules.ts';
 
 export type MerchantRole = 'sandbox' | 'otherSandbox' | 'live' | 'unknown';
 export type Endpoint = 'status' | 'list';
@@ -23,39 +23,20 @@ export type Credential =
   /** A configured key, possibly mutated, possibly with more in the header `around` it (another credential). */
   | { kind: 'key'; slot: KeySlot; mutation?: KeyMutation; around?: Around };
 
-/** How the header is written around the key: the scheme's spelling, the whitespace after it, before and after all. */
-export type Spelling = HeaderSpelling;
-
 export interface AccessCase {
   credential: Credential;
-  spelling: Spelling;
+  spelling: HeaderSpelling;
   endpoint: Endpoint;
-  /** Whose payments (ignored for `status`). */
+  /** Whose listing (ignored for `status`, and for an account-wide collection). */
   merchant: MerchantRole;
+  /** The collection whose list the case asks (ignored for `status`). */
+  collection: Collection;
   query: PageRequest;
   /** GET when absent. HEAD and OPTIONS are judged by the rule GET's request would have (reading "Methods"). */
   method?: SafeMethod;
   /** An OPTIONS sent as a CORS pre-flight (Origin, Access-Control-Request-Method: GET): judged as any OPTIONS. */
   preflight?: true;
-  /** The list's collection, when another than payments (its name, for the report); judged as payments' list. */
-  list?: string;
 }
-
-/** The rules whose answers the access oracle fixes. */
-export const ACCESS_RULES = [
-  'AUTH-MISSING',
-  'AUTH-INVALID',
-  'AUTH-REVOKED',
-  'AUTH-FIRST',
-  'AUTH-FORBIDDEN',
-  'AUTH-STATUS',
-  'MODE-TEST-SANDBOX',
-  'MODE-LIVE-SANDBOX',
-  'MODE-TEST-LIVE',
-  'MODE-LIVE-LIVE',
-  'ADV-UNKNOWN-MERCHANT',
-] as const satisfies readonly RuleId[];
-export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export interface AccessExpectation {
   rule: AccessRule;
@@ -72,16 +53,8 @@ export function isValidCredential(c: Credential): boolean {
   return c.kind === 'key' && c.mutation === undefined && c.around === undefined && VALID_SLOTS.includes(c.slot);
 }
 
-export const isAccessRule = (rule: RuleId): rule is AccessRule => (ACCESS_RULES as readonly RuleId[]).includes(rule);
-
 /** Which mode each configured key works in. */
 export type KeyModes = (slot: KeySlot) => 'test' | 'live';
-
-/** The access oracle, handed to the properties that send access cases (checks/access-oracle.ts ACCESS_ORACLE). */
-export interface AccessOracle {
-  expected(c: AccessCase, keyMode: KeyModes): AccessExpectation;
-  violation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined;
-}
 
 /** What the run learned of a spelling, with the test key (which may list every configured merchant). */
 export interface SpellingFacts {
@@ -99,12 +72,4 @@ export interface SpelledCase {
   /** What was changed, in words. */
   spelling: string;
   query: PageRequest;
-}
-
-/** The judgment of spelled merchant ids (checks/merchant-spellings.ts SPELLING_JUDGE), isolation's too. */
-export interface SpellingJudge {
-  shared(rule: 'MODE-ISOLATION' | 'MER-ISOLATION', a: IsolatedListing, b: IsolatedListing): Violation | undefined;
-  expected(c: SpelledCase, facts: SpellingFacts, keyMode: KeyModes): AccessExpectation;
-  settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean;
-  violation(exp: AccessExpectation, e: Exchange, query: PageRequest): Violation | undefined;
 }

@@ -14,12 +14,12 @@
  * the matching of one record; reporters/baseline.ts judges a run's records with it, fixtures/test.ts marks a known
  * failure as expected while the run goes.
  */
-import { isRuleId, type RuleId } from './rules.ts';
+import { isRuleId, type RuleId, sameFamily, titleForms } from './rules.ts';
 import type { CheckRecord } from './verdict.ts';
 
 const MATCH_FIELDS = ['check', 'expected', 'received', 'request'] as const;
 type MatchField = (typeof MATCH_FIELDS)[number];
-export type Match = string | Partial<Record<MatchField, string>>;
+type Match = string | Partial<Record<MatchField, string>>;
 
 export interface BaselineEntry {
   rule: RuleId;
@@ -133,7 +133,7 @@ export function parseBaseline(text: string, file: string): BaselineEntry[] {
 /** The text of each evidence field of a record. */
 function fieldsOf(r: CheckRecord): Record<MatchField, string[]> {
   return {
-    check: [r.check],
+    check: titleForms(r.check),
     expected: r.expected === undefined ? [] : [r.expected],
     received: [r.received, r.counterexample].filter((t): t is string => t !== undefined),
     request: r.reproduction,
@@ -152,8 +152,9 @@ export function matchesEvidence(match: Match, r: CheckRecord): boolean {
 
 /** Whether the entry's `match` names this check by its title (a string that matches it, or a `check` field). */
 export function selectsTitle(match: Match, title: string): boolean {
-  if (typeof match === 'string') return pattern(match)(title);
-  return match.check !== undefined && pattern(match.check)(title);
+  const test = pattern(typeof match === 'string' ? match : (match.check ?? ''));
+  if (typeof match !== 'string' && match.check === undefined) return false;
+  return titleForms(title).some(test);
 }
 
 /** Whether the entry no longer holds on `date` (YYYY-MM-DD): it held through its `until`. */
@@ -162,7 +163,7 @@ export const isExpired = (e: Pick<BaselineEntry, 'until'>, date: string): boolea
 /** A failure or advisory finding this baseline excuses on `date`: the first live entry of its rule that matches it. */
 export function excusedBy(entries: readonly BaselineEntry[], r: CheckRecord, date: string): BaselineEntry | undefined {
   if (r.verdict !== 'fail' && r.verdict !== 'advisory') return undefined;
-  return entries.find((e) => e.rule === r.rule && !isExpired(e, date) && matchesEvidence(e.match, r));
+  return entries.find((e) => sameFamily(e.rule, r.rule) && !isExpired(e, date) && matchesEvidence(e.match, r));
 }
 
 /** Today as the baseline reads dates: YYYY-MM-DD, UTC. */

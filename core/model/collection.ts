@@ -5,6 +5,7 @@
  * core/run/collections.ts) declares more: where each is, who may list it, what it filters and sorts by, its limits.
  * The main process resolves them once and publishes them to the workers as JSON (COLLECTIONS_VAR), like the target.
  */
+import paymentSchema from '../../schemas/payment.schema.json' with { type: 'json' };
 
 /** How a sortable field compares: as a number (or a numeric string), as a string, or as an instant (RFC 3339). */
 export type SortType = 'number' | 'string' | 'date-time';
@@ -21,6 +22,10 @@ export interface CollectionSort {
 export interface CollectionFilter {
   field: string;
   values: 'learn' | string[];
+  /** Values always tried first, whatever the data shows (payments: COMPLETED, the one status the spec names, §3). */
+  named?: string[];
+  /** Values match exactly, case included: a case-changed form of a known value is a value no record has. */
+  exactCase?: true;
 }
 
 /**
@@ -50,20 +55,33 @@ export interface Collection {
   maxLimit?: number;
   /** Where it was declared: the file, and the line or JSON pointer. */
   source: string;
+  /** The schema its records follow (payments: the spec's payment record): its required fields are on every record. */
+  records?: 'payment';
+  /**
+   * The spec's own collection (payments, §4.2): its checks are titled with the spec's texts (no name), its access
+   * matrix takes the spec's other endpoint in (/merchant/status), and it gets the whole share of the run.
+   */
+  spec?: true;
 }
 
 export const PAYMENTS_NAME = 'payments';
 
-/** The spec's own collection (§4.2): checked by specs/*.spec.ts, always first. */
+/** The spec's own collection (§4.2), always the first a run checks. */
 export const PAYMENTS: Collection = {
   name: PAYMENTS_NAME,
   path: '/payments/n1/merchant/{merchantId}/payments',
   params: {},
   access: { scope: 'merchant', modes: ['test', 'live'], restrictedKey: 'forbidden' },
-  filters: [{ field: 'status', values: 'learn' }],
+  filters: [{ field: 'status', values: 'learn', named: ['COMPLETED'], exactCase: true }],
   sorts: [{ field: 'amount', type: 'number' }],
   source: 'the spec, §4.2',
+  records: 'payment',
+  spec: true,
 };
+
+/** The fields every record of the collection has, by its record schema (payments: `status` and `amount`). */
+export const requiredFields = (c: Pick<Collection, 'records'>): readonly string[] =>
+  c.records === 'payment' ? paymentSchema.required : [];
 
 /** The placeholders of a path template, in order: `{merchantId}`, `{orgId}`. */
 export const placeholders = (path: string): string[] => [...path.matchAll(/\{([^{}/]+)\}/g)].map((m) => m[1] as string);
@@ -85,9 +103,15 @@ export function publishedCollections(env: NodeJS.ProcessEnv = process.env): Coll
   return JSON.parse(raw) as Collection[];
 }
 
+/** Every collection the run checks: payments first, then those published. */
+export const runCollections = (env: NodeJS.ProcessEnv = process.env): Collection[] => [
+  PAYMENTS,
+  ...publishedCollections(env),
+];
+
+/** The two sort values of a declared sort: ascending, then descending. */
+export const directions = (s: CollectionSort): [string, string] => [s.field, `-${s.field}`];
+
 /** A collection in a few words: `refunds (/payments/n1/merchant/{merchantId}/refunds, merchant-scoped)`. */
 export const describeCollection = (c: Collection): string =>
   `${c.name} (${c.path}, ${c.access.scope === 'merchant' ? 'merchant-scoped' : 'account-wide'})`;
-
-/** The tag every check of a declared collection carries, so that a run can leave them out (`grepInvert`). */
-export const COLLECTION_TAG = '@collection';

@@ -88,7 +88,7 @@ function schemePart(auth: KeyAuth): string {
 }
 
 /** A key in a header as it is written: the presented key (`main`, mutated if the auth says so) or another one. */
-export type KeyPiece = { slot: KeySlot; main: boolean };
+type KeyPiece = { slot: KeySlot; main: boolean };
 
 /**
  * The header, in order, as text and keys: the one description of what a key credential sends. The client puts the
@@ -207,7 +207,7 @@ const SLOT_FORMAT: Record<KeySlot, 'test' | 'live' | 'any'> = {
 
 const WANT = { test: 'sk_test_<hash>', live: 'sk_live_<hash>', any: 'sk_test_<hash> or sk_live_<hash>' } as const;
 
-export interface KeyFormatProblem {
+interface KeyFormatProblem {
   variable: string;
   /** The format the slot needs, e.g. `sk_live_<hash>`. */
   want: string;

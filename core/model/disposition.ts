@@ -14,12 +14,12 @@ import { type BaselineEntry, excusedBy } from './baseline.ts';
 import { type Level, rule } from './rules.ts';
 import { type CheckRecord, type RuleVerdict, ruleVerdictOf } from './verdict.ts';
 
-export type Disposition = 'fail' | 'known' | 'advisory' | 'none';
+type Disposition = 'fail' | 'known' | 'advisory' | 'none';
 
 /** What is judged: a check's record, or a rule's row of the rule matrix (its verdict and level). */
-export type Judged = { of: 'check'; record: CheckRecord } | { of: 'rule'; verdict: RuleVerdict; level: Level };
+type Judged = { of: 'check'; record: CheckRecord } | { of: 'rule'; verdict: RuleVerdict; level: Level };
 
-export interface DispositionOptions {
+interface DispositionOptions {
   /** CONFORMANCE_STRICT=1: advisory findings, and MUST rules not exercised, fail the run. */
   strict: boolean;
   /** The run's known deviations, for a check's record not marked yet (while the run goes), on `today` (YYYY-MM-DD). */

@@ -21,7 +21,7 @@ const MIN_SHOWN = 10;
 const neededOf = (length: number) => Math.min(length, Math.max(Math.ceil(length / 2), MIN_SHOWN));
 
 /** A quote in a text: how many of the random part's characters it shows, from `start` to `end` (exclusive) of the text. */
-export interface Quote {
+interface Quote {
   shown: number;
   start: number;
   end: number;

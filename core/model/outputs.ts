@@ -14,7 +14,7 @@
 import outputs from './outputs.json' with { type: 'json' };
 
 export type OutcomeResult = keyof typeof outputs.exitCodes;
-export type ExitCode = 0 | 1 | 2 | 3;
+type ExitCode = 0 | 1 | 2 | 3;
 
 export const PACKAGE_NAME = outputs.package;
 export const EXIT_CODES = outputs.exitCodes as Readonly<Record<OutcomeResult, ExitCode>>;

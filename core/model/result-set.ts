@@ -108,16 +108,6 @@ export function statusOf(record: unknown): unknown {
   return (record as { status?: unknown } | null)?.status;
 }
 
-/** The string statuses seen in `records`, most frequent first (ties by name), with their counts. */
-export function statusCounts(records: readonly unknown[]): Array<[string, number]> {
-  const counts = new Map<string, number>();
-  for (const r of records) {
-    const s = statusOf(r);
-    if (typeof s === 'string') counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-}
-
 /** A record's value of a field: `a.b` reads the field named so, else the nested one. */
 export function fieldOf(record: unknown, field: string): unknown {
   if (typeof record !== 'object' || record === null) return undefined;

@@ -1,5 +1,5 @@
 /**
- * The run's context: its facts — the target and its settings, the profile, the seed, strictness, the selection, the
+ * The run's context: its facts — the target and its settings, the profile, the seed, strictness, which checks run, the
  * known deviations, the reports folder and the run's shared files, the bundled mock's port, what the preflight found —
  * resolved once by playwright.config.ts (core/run/config.ts `runContext`), completed by global setup (the bundled
  * mock's address, the preflight), and published as one JSON object in CONFORMANCE_RUN before the workers start (they

@@ -19,7 +19,7 @@ const MAX_TEXT = 64 * 1024;
 /** Shorter strings and header values cannot hold a record's id and another of its fields. */
 const MIN_TEXT = 24;
 
-export interface Found {
+interface Found {
   objects: Array<{ where: string; value: Row }>;
   texts: Array<{ where: string; text: string }>;
 }

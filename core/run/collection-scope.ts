@@ -1,8 +1,9 @@
 /**
- * Which collection's list a request's path names, for the watcher of every answer (core/run/watch.ts): a declared
- * collection's path template with its parameters put in, `{merchantId}` matching any id (folded to a configured
- * merchant like the payments path's). Its records are then tagged with their collection, so that a refund and a
- * payment sharing an id are never taken for one record (checks/provenance.ts).
+ * Which collection's list a request's path names, for the watcher of every answer (core/run/watch.ts): a collection's
+ * path template with its parameters put in, as a router may take it (its fixed segments in any case, slashes doubled,
+ * one more at the end), `{merchantId}` matching any spelling of an id (folded to a configured merchant). Its records
+ * are then tagged with their collection (none: the spec's payments), so that a refund and a payment sharing an id are
+ * never taken for one record (checks/provenance.ts).
  */
 import { type Collection, collectionPath } from '../model/collection.ts';
 import type { Holder, Scope } from '../model/provenance.ts';
@@ -21,14 +22,14 @@ function patternOf(c: Collection): RegExp {
   return p;
 }
 
-/** `{merchantId}` any segment, other parameters their values. */
+/** `{merchantId}` any spelling of an id (slashes too), other parameters their values; slashes one or more. */
 function buildPattern(c: Collection): RegExp {
   const parts = c.path.split(/(\{[^{}/]+\})/).map((part) => {
     const name = /^\{([^{}/]+)\}$/.exec(part)?.[1];
-    if (name === undefined) return literal(part);
-    return name === 'merchantId' ? '([^/]+)' : literal(encodeURIComponent(c.params[name] ?? ''));
+    if (name === undefined) return literal(part).replace(/\//g, '/+');
+    return name === 'merchantId' ? '(.+?)' : literal(encodeURIComponent(c.params[name] ?? ''));
   });
-  return new RegExp(`^${parts.join('')}/?$`);
+  return new RegExp(`^${parts.join('')}/*$`, 'i');
 }
 
 /** The collection a path names, and the merchant (a configured one by role, else `unknown`) where it has one. */
@@ -42,11 +43,12 @@ export function collectionScope(
   for (const c of collections) {
     const m = patternOf(c).exec(bare);
     if (!m) continue;
-    if (c.access.scope === 'account') return { endpoint: 'list', collection: c.name };
+    const collection = c.spec ? {} : { collection: c.name };
+    if (c.access.scope === 'account') return { endpoint: 'list', ...collection };
     const id = fold(m[1] ?? '');
     const roles = Object.entries(t.merchants) as Array<[Holder, string | undefined]>;
     const merchant = roles.find(([, v]) => v !== undefined && fold(v) === id)?.[0] ?? 'unknown';
-    return { endpoint: 'list', collection: c.name, merchant };
+    return { endpoint: 'list', ...collection, merchant };
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * The run's context as the main process resolves it (playwright.config.ts, once) and every other process reads it
- * back: the seed, strictness, the selection, the known deviations read and validated (--baseline), where the run
+ * back: the seed, strictness, which checks run, the known deviations read and validated (--baseline), where the run
  * writes; and the target of a published run, its keys from the environment (core/model/
  * run-context.ts holds the context itself).
  */
@@ -10,7 +10,7 @@ import { KEY_VARS, type KeySlot } from '../model/credentials.ts';
 import { type RunContext, type RunFiles, STARTED_VAR, targetInfo } from '../model/run-context.ts';
 import { registerSecret } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
-import { type BundledMockEnv, isPort, selection } from './config.ts';
+import { type BundledMockEnv, grepOf, isPort } from './config.ts';
 import { suiteVersion } from './version.ts';
 
 /** Reads and checks a baseline file (--baseline); throws BaselineError naming every problem (a bad configuration). */
@@ -25,7 +25,7 @@ function readBaseline(file: string, date: string = today()): BaselineInput {
 }
 
 /** Where the run is and what it shares: its reports folder, its shard, the files of its processes. */
-export interface RunPlace {
+interface RunPlace {
   reports: string;
   shard: { current: number; total: number } | null;
   matrixDir: string;
@@ -34,7 +34,7 @@ export interface RunPlace {
 
 /**
  * The run's context from its validated target (playwright.config.ts, once, in the main process): the seed (FC_SEED or
- * `pickSeed`), strictness, the selection, the baseline read and validated (a BaselineError is a bad configuration),
+ * `pickSeed`), strictness, which checks run, the baseline read and validated (a BaselineError is a bad configuration),
  * where it writes. Published with publishRun; read by field everywhere else.
  */
 export function runContext(target: Target, place: RunPlace, pickSeed: () => number, env = process.env): RunContext {
@@ -88,6 +88,6 @@ export function runTarget(run: RunContext, env: NodeJS.ProcessEnv, bundled: Bund
     keys: keys as Target['keys'],
     strict: run.strict,
     fcSeed: run.seed,
-    grep: selection(run.settings.profile, run.grep, []),
+    grep: grepOf(run.settings.profile, run.grep, []),
   };
 }

@@ -4,16 +4,19 @@
  * /merchant/status and on the listings it may or may not read, each with what the access oracle says its answer must
  * be. A refused one (no 2xx allowed) must stay refused whatever is added; an allowed one must show nothing more.
  */
+
+import { expectedAccess } from '../../checks/access-oracle.ts';
 import { CANONICAL, keyModes, merchantId } from '../generate/access-cases.ts';
 import { unknownKeyOfValidFormat } from '../generate/key-mutations.ts';
-import type { AccessCase, AccessOracle, Credential, Endpoint, MerchantRole } from '../model/access.ts';
+import type { AccessCase, Credential, Endpoint, MerchantRole } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
 import type { DoorBase } from '../model/doors.ts';
 import { paymentsPath, STATUS_PATH } from '../model/listing.ts';
-import type { RuleId } from '../model/rules.ts';
+import { RULES, type RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 
-/** What an allowed request's answers can break, whatever is added to it: isolation, the cap, the key's secrecy. */
-const ALLOWED_RULES: readonly RuleId[] = ['MODE-ISOLATION', 'MER-ISOLATION', 'LIM-CAP', 'KEY-SECRET'];
+/** What an allowed request's answers can break, whatever is added to it (the catalogue's `opensAllowed`). */
+const ALLOWED_RULES: readonly RuleId[] = RULES.flatMap((r) => ('opensAllowed' in r ? [r.id] : []));
 
 /** The merchants a request on `role` may be turned to, in turn: the other configured ones. */
 const othersOf = (t: Target, role: MerchantRole | undefined): Array<'otherSandbox' | 'live' | 'sandbox'> =>
@@ -52,10 +55,10 @@ export const basePath = (t: Target, c: AccessCase): string =>
   c.endpoint === 'status' ? STATUS_PATH : paymentsPath(merchantId(t, c.merchant));
 
 /**
- * Every base the configuration allows, with the oracle's expectation (the spec hands the oracle in). The live
+ * Every base the configuration allows, with the access oracle's expectation. The live
  * merchant's bases need LIVE_MERCHANT_ID; a credential not configured leaves its bases out.
  */
-export function doorBases(t: Target, oracle: AccessOracle): DoorBase[] {
+export function doorBases(t: Target): DoorBase[] {
   const creds = credentials(t);
   const modes = keyModes(t);
   const keys = (role: MerchantRole) =>
@@ -63,8 +66,8 @@ export function doorBases(t: Target, oracle: AccessOracle): DoorBase[] {
   return PLAN.flatMap(([name, endpoint, merchant]): DoorBase[] => {
     const credential = creds[name];
     if (!credential || (merchant === 'live' && !t.merchants.live)) return [];
-    const c: AccessCase = { credential, spelling: CANONICAL, endpoint, merchant, query: {} };
-    const expectation = oracle.expected(c, modes);
+    const c: AccessCase = { collection: PAYMENTS, credential, spelling: CANONICAL, endpoint, merchant, query: {} };
+    const expectation = expectedAccess(c, modes);
     const refused = !expectation.allowed(200) && !expectation.allowed(204);
     const others = othersOf(t, endpoint === 'list' ? merchant : undefined);
     return [

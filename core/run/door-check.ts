@@ -1,12 +1,12 @@
 /**
  * One door check (specs/7-doors.spec.ts): the doors of its rule explored (core/run/doors.ts), every answer read as the
  * watcher reads it (core/run/watch.ts: records learned on the canonical listings, what each answer carried), and
- * judged by the judge the spec hands in (checks/doors.ts): a refused request opened, an answer over the cap, a record
+ * judged by checks/doors.ts: a refused request opened, an answer over the cap, a record
  * shown where the request may not see it, a key given back. The first violation ends the check (the one with the
  * fewest inputs added: the door itself, once batches were split), naming how many more there were.
  */
-import type { AccessOracle } from '../model/access.ts';
-import type { DoorJudge } from '../model/door-judge.ts';
+import { capViolation, crossings, openedViolation } from '../../checks/doors.ts';
+import { keyLeakViolations } from '../../checks/provenance.ts';
 import type { DoorCase } from '../model/doors.ts';
 import { MAX_LIMIT, readEnvelope } from '../model/listing.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
@@ -31,33 +31,33 @@ function watched(ctx: CheckContext, run: DoorRun): WatchedAnswer[] {
 }
 
 /** The violations of the check's rule over its cases and answers, those with the fewest inputs first. */
-function violationsOf(ctx: CheckContext, judge: DoorJudge, cases: readonly DoorCase[], answers: WatchedAnswer[]) {
+function violationsOf(ctx: CheckContext, cases: readonly DoorCase[], answers: WatchedAnswer[]) {
   const own: Array<{ v: Violation; size: number }> = [];
   for (const c of cases) {
-    for (const v of [judge.opened(c), judge.cap(c)]) {
+    for (const v of [openedViolation(c), capViolation(c)]) {
       if (v?.rule === ctx.rule) own.push({ v, size: c.added.inputs.length });
     }
   }
   own.sort((a, b) => a.size - b.size);
-  const crossings = judge.crossings(answers, ctx.rule);
-  if (crossings.unexercised) notExercised(ctx, crossings.unexercised);
-  const leaks = ctx.rule === 'KEY-SECRET' ? judge.keyLeaks(answers) : [];
-  return [...own.map((o) => o.v), ...crossings.violations, ...leaks];
+  const crossed = crossings(answers, ctx.rule);
+  if (crossed.unexercised) notExercised(ctx, crossed.unexercised);
+  const leaks = ctx.rule === 'KEY-SECRET' ? keyLeakViolations(answers) : [];
+  return [...own.map((o) => o.v), ...crossed.violations, ...leaks];
 }
 
 /**
  * The door check of `ctx.rule`: not run where the configuration has no request of that rule to add inputs to (a key
  * not configured); its notes say what was tried, by source. The run's depth picks the budget for splitting batches.
  */
-export async function doorCheck(ctx: CheckContext, oracle: AccessOracle, judge: DoorJudge): Promise<void> {
-  const run = await exploreDoors(ctx, oracle, ctx.rule, ctx.depth.name);
+export async function doorCheck(ctx: CheckContext): Promise<void> {
+  const run = await exploreDoors(ctx, ctx.rule, ctx.depth.name);
   if (run.bases.length === 0) throw new NotRun('needs input', 'no request of this rule is configured to add inputs to');
   const sent = run.cases.filter((c) => c.kind !== 'reference').length;
   const split = run.cases.filter((c) => c.kind === 'split').length;
   ctx.notes.add(
     `${sent} door request(s) on ${run.bases.length} request(s) of the suite, ${split} of them splitting a batch`,
   );
-  const violations = violationsOf(ctx, judge, run.cases, watched(ctx, run));
+  const violations = violationsOf(ctx, run.cases, watched(ctx, run));
   // The cap can be widened only where a listing holds more records than it (reading "Evidence behind a pass").
   const largest = Math.max(0, ...run.learned.map((e) => readEnvelope(e)?.total ?? 0));
   if (ctx.rule === 'LIM-CAP' && largest <= MAX_LIMIT)

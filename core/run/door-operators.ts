@@ -5,6 +5,7 @@
  * credential or path it changes; the access oracle says what its answer must be.
  */
 import fc from 'fast-check';
+import { expectedAccess } from '../../checks/access-oracle.ts';
 import { keyModes } from '../generate/access-cases.ts';
 import {
   KEY_CORE,
@@ -14,7 +15,6 @@ import {
   type Operator,
   operatorArb,
 } from '../generate/operators.ts';
-import type { AccessOracle } from '../model/access.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { ExtraInputs } from '../model/exchange.ts';
 import type { Explorer } from './door-explore.ts';
@@ -48,13 +48,13 @@ async function keep(
  * A never-issued key's base (AUTH-INVALID, on each endpoint), tried with the test key changed by every operator: each
  * its own base, its expectation the oracle's for that credential.
  */
-export async function exploreKeyOperators(x: Explorer, base: DoorBase, oracle: AccessOracle, runSeed: number) {
+export async function exploreKeyOperators(x: Explorer, base: DoorBase, runSeed: number) {
   const key = x.t.keys.test;
   for (const op of operators(KEY_CORE, runSeed, 'key operators')) {
     const mutation = keyOperatorMutation(op, key);
     if (!mutation) continue;
     const c = { ...base.case, credential: { kind: 'key' as const, slot: 'test' as const, mutation } };
-    const expectation = oracle.expected(c, keyModes(x.t));
+    const expectation = expectedAccess(c, keyModes(x.t));
     const mutated: DoorBase = { ...base, case: c, expectation, label: expectation.what };
     await keep(x, mutated, 'operator', { inputs: [], shape: {} }, { of: base });
   }

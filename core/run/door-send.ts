@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../client/http.ts';
 import { authOf } from '../generate/access-cases.ts';
-import { spelledPaymentsPath } from '../generate/merchant-spellings.ts';
+import { spelledPaymentsPath } from '../generate/spelled-ids.ts';
 import type { Added, DoorBase, DoorValue } from '../model/doors.ts';
 import type { Exchange, ExtraInputs, ValuePieces } from '../model/exchange.ts';
 import { requestQuery } from '../model/listing.ts';

@@ -5,7 +5,7 @@
  * credential and the merchant id changed by operators, the documented header left out (core/run/door-operators.ts).
  * A refusal stays a refusal and carries nothing of what it refuses; an allowed answer shows no record its key and
  * merchant may not see and never more than the cap. Judged by the watcher's provenance machinery (the records learned
- * on canonical listings, core/run/watch.ts) and the access oracle, both handed in by the spec.
+ * on canonical listings, core/run/watch.ts) and the access oracle (checks/access-oracle.ts).
  *
  * What a check learns is shared by the door checks of its worker (each base explored once): first the canonical
  * listings and /merchant/status, whose answers give the candidates from the target; then, for each check, the bases
@@ -14,14 +14,13 @@
 import { fetchPage } from '../client/http.ts';
 import { candidatePool, observe } from '../generate/door-candidates.ts';
 import { vocabularies } from '../generate/door-vocabulary.ts';
-import type { AccessOracle } from '../model/access.ts';
-import { publishedCollections } from '../model/collection.ts';
+import { PAYMENTS, publishedCollections } from '../model/collection.ts';
 import { asKey } from '../model/credentials.ts';
 import type { DepthName } from '../model/depth.ts';
 import { addTally, type DoorTally, describeTally } from '../model/door-tally.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
+import { listingOf, MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
@@ -61,8 +60,8 @@ const LEARN_RECORDS = 500;
  */
 async function learn(ctx: CheckContext): Promise<Exchange[]> {
   const t = ctx.target;
-  const listings = [...readableListings(t)];
-  if (t.merchants.otherSandbox) listings.push({ merchant: t.merchants.otherSandbox, auth: asKey('test') });
+  const listings = readableListings(t, PAYMENTS);
+  if (t.merchants.otherSandbox) listings.push(listingOf(PAYMENTS, t.merchants.otherSandbox, 'test'));
   const out: Exchange[] = [await ctx.api.get(STATUS_PATH, { auth: asKey('test') })];
   const most = Math.min(LEARN_RECORDS, t.maxRecords);
   for (const l of listings) {
@@ -77,7 +76,7 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
 }
 
 /** The worker's door state: learned once, then shared by its door checks. */
-function stateOf(ctx: CheckContext, oracle: AccessOracle, depth: DepthName): Promise<DoorState> {
+function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
   let state = states.get(ctx.api);
   if (!state) {
     state = (async () => {
@@ -95,7 +94,7 @@ function stateOf(ctx: CheckContext, oracle: AccessOracle, depth: DepthName): Pro
         });
         const budget = { ...DOOR_BUDGET[depth] };
         const explorer: Explorer = { api: ctx.api, t, pool, budget, cases: [], tally: new Map(), counted: new Map() };
-        return { explorer, learned, bases: doorBases(t, oracle), seen, done: new Map() };
+        return { explorer, learned, bases: doorBases(t), seen, done: new Map() };
       } finally {
         stop();
       }
@@ -107,13 +106,13 @@ function stateOf(ctx: CheckContext, oracle: AccessOracle, depth: DepthName): Pro
 }
 
 /** Explores one base: its batches, then what operators change of it. */
-async function exploreBase(s: DoorState, base: DoorBase, oracle: AccessOracle, runSeed: number): Promise<void> {
+async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promise<void> {
   const x = s.explorer;
   if (!base.refused) return exploreAllowed(x, base);
   await exploreRefused(x, base);
   const cred = base.case.credential;
   if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
-  if (cred.kind === 'key' && cred.mutation) await exploreKeyOperators(x, base, oracle, runSeed);
+  if (cred.kind === 'key' && cred.mutation) await exploreKeyOperators(x, base, runSeed);
   const spelled = base.case.endpoint === 'list' && base.case.merchant === 'sandbox';
   if (spelled && (cred.kind === 'none' || (cred.kind === 'key' && ['live', 'restricted'].includes(cred.slot))))
     await exploreSpellings(x, base, runSeed);
@@ -129,20 +128,15 @@ export interface DoorRun {
 }
 
 /** Explores the bases whose answers can break `rule` (once per worker) and returns what they gave. */
-export async function exploreDoors(
-  ctx: CheckContext,
-  oracle: AccessOracle,
-  rule: RuleId,
-  depth: DepthName,
-): Promise<DoorRun> {
-  const s = await stateOf(ctx, oracle, depth);
+export async function exploreDoors(ctx: CheckContext, rule: RuleId, depth: DepthName): Promise<DoorRun> {
+  const s = await stateOf(ctx, depth);
   const bases = s.bases.filter((b) => b.rules.includes(rule));
   const runSeed = ctx.target.fcSeed ?? 0;
   for (const base of bases) {
     let done = s.done.get(base);
     if (!done) {
       const stop = ctx.api.observe((e) => s.seen.push(e));
-      done = exploreBase(s, base, oracle, runSeed).finally(stop);
+      done = exploreBase(s, base, runSeed).finally(stop);
       s.done.set(base, done);
     }
     await done;

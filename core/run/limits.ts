@@ -15,7 +15,7 @@ const PLANNED_REQUESTS = 400;
 /** Never less than Playwright's usual limit. */
 export const MIN_CHECK_LIMIT_MS = 120_000;
 
-export interface PaceFacts {
+interface PaceFacts {
   /** Workers sharing the pace. */
   workers: number;
   /** The rate learned from the target (req/s), if any. */

@@ -118,7 +118,7 @@ function plan(target: Target): Array<Omit<Probe, 'seen'> & { query?: Array<[stri
 const authOf = (slot: 'none' | KeySlot): Auth => (slot === 'none' ? NO_AUTH : asKey(slot));
 
 /** A client of the preflight's for a target (global setup hands in the run's: its ledger, its request log, tagged). */
-export type PreflightClient = (target: Target) => ApiClient;
+type PreflightClient = (target: Target) => ApiClient;
 
 /**
  * Sends the preflight's requests (stopping at the first that fails or redirects) and decides; then, when the target

@@ -21,7 +21,7 @@ import { type CheckContext, NotRun } from './check.ts';
 import { Unusable } from './walk.ts';
 
 /** What a check's body left behind: nothing (it passed) or what it threw. */
-export type Ending = { threw: false } | { threw: true; error: unknown };
+type Ending = { threw: false } | { threw: true; error: unknown };
 
 /** Thrown when a check reports a violation of a rule other than its own: a bug of the suite, never a verdict. */
 export class WrongRule extends Error {

@@ -50,7 +50,7 @@ function readLog(file: string) {
   return { plan, begun, ended };
 }
 
-export interface CheckBudget {
+interface CheckBudget {
   /** When the check's client stops sending (ms since epoch). */
   deadline: number;
   /** Whether the check starts (it is logged as begun either way: a check that declined never runs). */

@@ -13,12 +13,12 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
-import { type Collection, publishedCollections } from '../model/collection.ts';
+import { type Collection, PAYMENTS, runCollections } from '../model/collection.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { envelopeOfJson, paymentsPath } from '../model/listing.ts';
-import type { Holder, Presenter, Provenance, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
+import { envelopeOfJson } from '../model/listing.ts';
+import type { Presenter, Provenance, Scope, WatchCost, WatchedAnswer } from '../model/provenance.ts';
 import { redact, redactAssembled } from '../model/secrets.ts';
 import type { Target } from '../model/target.ts';
 import { contentOf } from './answer-content.ts';
@@ -56,17 +56,11 @@ export function foldMerchantId(raw: string): string {
   );
 }
 
-/** The merchant segment of a list path (its spellings folded as endpoints.ts folds them), raw. */
-function merchantSegment(path: string): string | undefined {
-  const m = /^\/+payments\/+n1\/+merchant\/+(.+?)\/+payments\/*$/i.exec(path.split('?')[0] as string);
-  return m?.[1];
-}
-
-/** What a request asked for and as whom (the collections besides payments: their paths are lists too). */
+/** What a request asked for and as whom: a list of one of the run's collections (payments first), or another path. */
 export function scopeOf(
   e: Pick<Exchange, 'auth' | 'method' | 'path'>,
   t: Target,
-  collections: readonly Collection[] = [],
+  collections: readonly Collection[] = [PAYMENTS],
 ): Scope {
   const presenter = presenterOf(e);
   const endpoint = endpointOf(e.path);
@@ -74,15 +68,9 @@ export function scopeOf(
   if (presenter === 'test') scope.mode = 'test';
   else if (presenter === 'live') scope.mode = 'live';
   else if (presenter === 'restricted') scope.mode = modeOfKey(t.keys.restricted);
-  if (endpoint === 'list') {
-    const segment = merchantSegment(e.path);
-    const folded = segment === undefined ? undefined : foldMerchantId(segment);
-    const roles = Object.entries(t.merchants) as Array<[Holder, string | undefined]>;
-    scope.merchant = roles.find(([, id]) => id !== undefined && foldMerchantId(id) === folded)?.[0] ?? 'unknown';
-  }
-  if (endpoint === 'other' && collections.length > 0)
-    Object.assign(scope, collectionScope(e.path, t, collections, foldMerchantId));
-  if (presenter === 'restricted' && collections.length > 0) scope.mayList = restrictedMayList(collections);
+  if (endpoint !== 'status') Object.assign(scope, collectionScope(e.path, t, collections, foldMerchantId));
+  const mayList = restrictedMayList(collections);
+  if (presenter === 'restricted' && mayList.length > 0) scope.mayList = mayList;
   return scope;
 }
 
@@ -95,8 +83,8 @@ export class AnswerWatch {
   constructor(
     private readonly target: Target,
     private readonly project: string,
-    /** The collections besides payments (published by the run's main process). */
-    private readonly collections: readonly Collection[] = publishedCollections(),
+    /** The run's collections: payments, then those the run's main process published. */
+    private readonly collections: readonly Collection[] = runCollections(),
   ) {}
 
   /** What to keep of one answer. */
@@ -151,16 +139,11 @@ export class AnswerWatch {
     if (s.method !== 'GET' || (s.presenter !== 'test' && s.presenter !== 'live')) return false;
     // Inputs the spec does not document may have changed what it shows: it is judged, never learned from.
     if (e.extra) return false;
-    const collection = this.collections.find((c) => c.name === s.collection);
-    if (collection) {
-      // Another collection's: a key of a mode it lists, on its path for the merchant (sandbox merchants: test only).
-      if (!collection.access.modes.includes(s.presenter)) return false;
-      if (collection.access.scope === 'merchant' && s.mode === 'live' && s.merchant !== 'live') return false;
-      return isOwnCollectionPath(e.path, this.target, collection, s);
-    }
-    if (s.merchant === undefined || s.merchant === 'unknown') return false;
-    if (s.mode === 'live' && s.merchant !== 'live') return false;
-    return e.path === paymentsPath(this.target.merchants[s.merchant] as string);
+    // A key of a mode the collection lists, on its path for the merchant (sandbox merchants: test only).
+    const collection = this.collections.find((c) => (c.spec ? undefined : c.name) === s.collection);
+    if (!collection?.access.modes.includes(s.presenter)) return false;
+    if (collection.access.scope === 'merchant' && s.mode === 'live' && s.merchant !== 'live') return false;
+    return isOwnCollectionPath(e.path, this.target, collection, s);
   }
 }
 

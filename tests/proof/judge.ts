@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { disposition, ofCheck } from '../../core/model/disposition.ts';
+import { family, sameFamily } from '../../core/model/rules.ts';
 import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/index.ts';
@@ -106,7 +107,8 @@ export default class ProofJudge implements Reporter {
     const mutation = FAULTS.filter((f) => this.tallies.has(`fault:${f.name}`)).map((f) => {
       const t = this.tallies.get(`fault:${f.name}`) as ProjectTally;
       const fired = [...new Set([...t.fired, ...t.advisories])].sort();
-      const caught = t.fired.has(f.rule);
+      // Caught by its rule, or its family's id on another collection (FLT-STATUS on payments, FLT-FIELD on refunds).
+      const caught = [...t.fired].some((r) => sameFamily(r, f.rule));
       const verdict = t.tests === 0 ? 'NOT RUN' : caught ? 'caught' : 'MISSED';
       const otherErrors = t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {};
       return { fault: f.name, rule: f.rule, failedRules: fired, failedChecks: t.failed, ...otherErrors, verdict };
@@ -118,7 +120,7 @@ export default class ProofJudge implements Reporter {
       const f = FAULTS.find((x) => x.name === fault);
       const t = this.tallies.get(name) as ProjectTally;
       const elsewhere = [...t.firedOn].filter((x) => !x.endsWith(`@${collection}`));
-      const caught = f !== undefined && t.firedOn.has(`${f.rule}@${collection}`);
+      const caught = f !== undefined && family(f.rule).some((r) => t.firedOn.has(`${r}@${collection}`));
       const verdict = t.tests === 0 ? 'NOT RUN' : !caught ? 'MISSED' : elsewhere.length ? 'ELSEWHERE' : 'caught';
       mutation.push({
         fault: `${fault}@${collection}`,
@@ -130,12 +132,12 @@ export default class ProofJudge implements Reporter {
       });
     }
     const specificity = [...this.tallies.entries()]
-      .filter(([name]) => name.startsWith('variant:') || name.startsWith('collection:') || legalProject(name))
+      .filter(([name]) => name.startsWith('variant:') || legalProject(name))
       .map(([name, t]) => {
         const drawn = legalProject(name);
         const variants = this.variantsOf.get(name) ?? [];
         return {
-          variant: drawn || name.startsWith('collection:') ? name : name.slice('variant:'.length),
+          variant: drawn ? name : name.slice('variant:'.length),
           ...(drawn
             ? {
                 seed: drawn.seed,

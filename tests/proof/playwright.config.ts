@@ -1,9 +1,11 @@
 /**
- * The self-test's proof runs (npm test, stage `proof`): the conformance specs against the bundled mock once per
- * fault of the catalogue (the checks of the fault's rule must fail), once per named combination of legal variants
- * (`variant:NAME`), and once per combination of the legal space drawn for this run (`legal:<seed>:<i>`,
- * ./legal-space.ts) — the whole suite must pass on each. One Playwright start; each project's workers start their
- * own mock in-process on a free port (fixtures/mock-target.ts, option `mock`). ./judge.ts judges the runs.
+ * The self-test's proof runs (npm test, stage `proof`): the conformance specs against the bundled mock, on both
+ * collections of the example file (payments and refunds), once per fault of the catalogue (the checks of the fault's
+ * rule must fail), once per fault switched on for refunds alone (`fault:NAME@refunds`: it must fail there and nowhere
+ * else), once per named combination of legal variants (`variant:NAME`), and once per combination of the legal space
+ * drawn for this run (`legal:<seed>:<i>`, ./legal-space.ts) — the whole suite must pass on each. One Playwright
+ * start; each project's workers start their own mock in-process on a free port (fixtures/mock-target.ts, option
+ * `mock`). ./judge.ts judges the runs.
  *
  * MATRIX_ONLY=fault:uncapped,variant:strict (comma list of project names; `legal:*` for all the drawn ones) narrows
  * it for debugging. LEGAL_SEED=<seed> replays a draw, LEGAL_COMBINATIONS=<K> draws K combinations (default 12).
@@ -11,18 +13,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
-import { PROVENANCE_RULES } from '../../checks/provenance.ts';
-import { COLLECTION_TAG, COLLECTIONS_VAR } from '../../core/model/collection.ts';
-import { rule } from '../../core/model/rules.ts';
+import { COLLECTIONS_VAR } from '../../core/model/collection.ts';
+import { EVERY_ANSWER_RULES, family, rule } from '../../core/model/rules.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
-import {
-  COLLECTION_FAULTS,
-  COLLECTION_VARIANTS,
-  EXAMPLE_COLLECTION,
-  EXAMPLE_COLLECTIONS,
-} from './collection-projects.ts';
+import { COLLECTION_FAULTS, EXAMPLE_COLLECTION, EXAMPLE_COLLECTIONS } from './collection-projects.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 import { VARIANT_SETS } from './variant-sets.ts';
 
@@ -43,12 +39,14 @@ if (process.env.TEST_WORKER_INDEX === undefined) {
   rmSync(WATCH_DIR, { recursive: true, force: true });
   mkdirSync(WATCH_DIR, { recursive: true });
 }
-// The example collection beside payments (examples/collections.json): its checks are declared for every project
-// (published here, inherited by the workers) and run only in the projects about it; the others leave them out.
+// The example collection beside payments (examples/collections.json): every project checks both (published here,
+// inherited by the workers).
 if (process.env.TEST_WORKER_INDEX === undefined && process.env[COLLECTIONS_VAR] === undefined) {
   publishCollections((await loadCollections(EXAMPLE_COLLECTIONS)).collections);
 }
-const NOT_COLLECTIONS = new RegExp(COLLECTION_TAG);
+
+/** The checks of a rule and of its family (FLT-STATUS on payments, FLT-FIELD on refunds): their titles start with an id. */
+const checksOf = (id: string) => new RegExp(`(^| )(?:${family(id).join('|')}) `);
 
 /** The spec judged last, over every answer of a project: its teardown (`watch:<project>`) or, in a one-worker project, its last file. */
 const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
@@ -62,35 +60,27 @@ const projects: MatrixProject[] = [
   // strict mode, so its run is strict.
   ...FAULTS.map((f) => ({
     name: `fault:${f.name}`,
-    grep: new RegExp(`(^| )${f.rule} `),
-    grepInvert: NOT_COLLECTIONS,
+    grep: checksOf(f.rule),
     // A handful of checks: one worker (a process started costs more than running them one after another).
     workers: 1,
     use: { mock: { faults: [f.name], strict: rule(f.rule).level === 'ADVISORY', recordViolations: true } },
   })),
   ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({
     name: `variant:${name}`,
-    grepInvert: NOT_COLLECTIONS,
     use: { mock: { variants, recordViolations: true } },
   })),
   ...legal.map((combination, i) => ({
     name: `legal:${seed}:${i + 1}`,
-    grepInvert: NOT_COLLECTIONS,
     use: { mock: { variants: variantArgs(combination), recordViolations: true } },
   })),
-  // The example collection: its checks on the clean mock and under legal variants (each must pass), and each fault
-  // switched on for it alone, with the checks of the fault's rule on every collection (it must fail there only).
-  ...Object.entries(COLLECTION_VARIANTS).map(([set, variants]) => ({
-    name: `collection:${EXAMPLE_COLLECTION}${set === 'default' ? '' : `:${set}`}`,
-    grep: NOT_COLLECTIONS,
-    use: { mock: { variants: [...variants], recordViolations: true } },
-  })),
+  // Faults switched on for the example collection alone, with the checks of the fault's rule on every collection:
+  // each must fail there only.
   ...COLLECTION_FAULTS.map((name) => {
     const f = FAULTS.find((x) => x.name === name);
     if (!f) throw new Error(`tests/proof/collection-projects.ts names an unknown fault: ${name}`);
     return {
       name: `fault:${name}@${EXAMPLE_COLLECTION}`,
-      grep: new RegExp(`(^| )${f.rule} `),
+      grep: checksOf(f.rule),
       workers: 1,
       use: { mock: { faults: [`${name}@${EXAMPLE_COLLECTION}`], recordViolations: true } },
     };
@@ -114,8 +104,8 @@ const projects: MatrixProject[] = [
 /** Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules. */
 function watchedBy(p: MatrixProject): boolean {
   const grep = p.grep;
-  if (!grep || Array.isArray(grep) || grep === NOT_COLLECTIONS) return true;
-  return ['KEY-SECRET', ...PROVENANCE_RULES].some((rule) => grep.test(`${rule} `));
+  if (!grep || Array.isArray(grep)) return true;
+  return ['KEY-SECRET', ...EVERY_ANSWER_RULES].some((id) => grep.test(`${id} `));
 }
 
 export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string; watchDir?: string }>({

@@ -26,4 +26,15 @@ export const VARIANT_SETS: Record<string, string[]> = {
     'merchant-lookup=collation',
   ],
   'reject-400': ['over-limit=reject', 'invalid=400', 'unknown-status=reject', 'ties=reverse', 'amount=string'],
+  // Integer ids, which a refund shares with a payment (1001, 1002, …: the watcher must not take one for the other),
+  // with more of the axes that touch a listing's path and answers.
+  'shared-ids': [
+    'ids=integer',
+    'amount=decimal',
+    'errors=rich',
+    'options=cors',
+    'head=refused',
+    'prefix=api',
+    'merchant-lookup=nfkc',
+  ],
 };

@@ -6,23 +6,30 @@ import {
   filterArb,
   inCapLimitArb,
   limitArb,
+  offsetArb,
+  overCapNotationArb,
+  patternValues,
+  requestArb,
+  unknownValueArb,
+} from '../../core/generate/arbitraries.ts';
+import {
   MAX_ENCODED_VALUE,
-  ODD_INPUTS,
+  oddInputs,
   oddLengthArb,
   oddStringArb,
   oddValueArb,
-  offsetArb,
-  overCapLimitArb,
-  overCapNotationArb,
-  pageRequestArb,
   repeatTo,
-  sortArb,
-  unknownStatusArb,
-} from '../../core/generate/arbitraries.ts';
+} from '../../core/generate/odd-input.ts';
 import { describeRequest, MAX_LIMIT, requestQuery } from '../../core/model/listing.ts';
 
 const SEED = 1712;
 const STATUSES = ['COMPLETED', 'PENDING', 'FAILED'];
+/** Payments' filter: the statuses known, COMPLETED first; values match case included. */
+const statusValues = (known: string[]) => ({ field: 'status', known, exactCase: true });
+const PAYMENTS_REQUEST = requestArb(237, [statusValues(STATUSES)], ['amount', '-amount']);
+/** Payments' parameters for odd input. */
+const PARAMS = { filter: { field: 'status', value: 'COMPLETED' }, sort: 'amount' };
+const ODD_INPUTS = oddInputs(PARAMS);
 
 function sampleOf<T>(arb: fc.Arbitrary<T>, numRuns = 2000): T[] {
   return fc.sample(arb, { seed: SEED, numRuns });
@@ -84,31 +91,33 @@ describe('limit arbitraries', () => {
     assert.ok(values.includes(1) && values.includes(MAX_LIMIT));
   });
 
-  test('overCapLimitArb stays over the cap, up to 10^9, and favours 101', () => {
-    const values = sampleOf(overCapLimitArb());
-    assert.ok(values.every((v) => Number.isInteger(v) && v > MAX_LIMIT && v <= 10 ** 9));
-    assert.ok(values.filter((v) => v === MAX_LIMIT + 1).length > values.length / 20, '101 is rare');
+  test("a collection's own maximum bounds its limits: 1..50 in the cap, 51 and more over it", () => {
+    const values = sampleOf(inCapLimitArb(50));
+    assert.ok(values.every((v) => v >= 1 && v <= 50) && values.includes(50) && values.includes(1));
+    assert.ok(sampleOf(overCapNotationArb(50)).every((l) => l.value > 50));
   });
 });
 
-describe('status arbitraries', () => {
-  test('unknownStatusArb never returns a known status or the empty string', () => {
-    for (const statuses of [STATUSES, [], ['completed'], ['UNKNOWN', 'NO_SUCH_STATUS', 'Completed']]) {
-      const values = sampleOf(unknownStatusArb(statuses), 1000);
-      const bad = values.filter((v) => v === '' || statuses.includes(v));
-      assert.deepEqual(bad, [], `statuses ${JSON.stringify(statuses)}`);
+describe('filter arbitraries', () => {
+  test('unknownValueArb never returns a known value or the empty string', () => {
+    for (const known of [STATUSES, [], ['completed'], ['UNKNOWN', 'NO_SUCH_STATUS', 'Completed']]) {
+      const values = sampleOf(unknownValueArb(statusValues(known)), 1000);
+      const bad = values.filter((v) => v === '' || known.includes(v));
+      assert.deepEqual(bad, [], `known ${JSON.stringify(known)}`);
     }
   });
 
-  test('unknownStatusArb gives case-changed and space-padded variants of seen statuses', () => {
-    const values = sampleOf(unknownStatusArb(['PENDING']));
-    for (const expected of ['pending', 'Pending', 'completed', ' PENDING', 'PENDING ']) {
+  test('an exact-case field gets case-changed and space-padded variants of known values; another does not', () => {
+    const values = sampleOf(unknownValueArb(statusValues(['COMPLETED', 'PENDING'])));
+    for (const expected of ['pending', 'Pending', 'completed', ' PENDING', 'PENDING ', 'NO_SUCH_STATUS', 'CÓMPLETED']) {
       assert.ok(values.includes(expected), `never gave ${JSON.stringify(expected)}`);
     }
+    const other = sampleOf(unknownValueArb({ field: 'reason', known: ['duplicate'] }));
+    assert.ok(!other.includes('DUPLICATE') && other.includes('NO_SUCH_REASON'));
   });
 
-  test('filterArb gives seen statuses, COMPLETED, unknown values and omitted', () => {
-    const values = sampleOf(filterArb(['PENDING', 'FAILED']));
+  test('filterArb gives known values, unknown values and omitted', () => {
+    const values = sampleOf(filterArb([statusValues(['COMPLETED', 'PENDING', 'FAILED'])])).map((f) => f?.value);
     for (const expected of [undefined, 'PENDING', 'FAILED', 'COMPLETED']) {
       assert.ok(values.includes(expected), `never gave ${expected}`);
     }
@@ -117,21 +126,41 @@ describe('status arbitraries', () => {
       'no unknown',
     );
   });
+
+  test('pattern values, alone and built from the named values (COMP%, %COMPLETED%…), none known', () => {
+    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED'])), [
+      '%',
+      '_',
+      '*',
+      '?',
+      '.*',
+      'COMP%',
+      '%COMPLETED%',
+      'COMPLETE_',
+      'C*',
+      'COMPLETE?',
+      'COMPLETED%',
+    ]);
+    assert.ok(patternValues(['duplicate'], new Set(['duplicate'])).every((v) => /[%_*?]/.test(v)));
+  });
 });
 
-describe('sortArb and pageRequestArb', () => {
-  test('sortArb gives exactly amount, -amount and omitted', () => {
-    assert.deepEqual(new Set(sampleOf(sortArb(), 300)), new Set(['amount', '-amount', undefined]));
+describe('requestArb', () => {
+  test("sorts are exactly the collection's and omitted", () => {
+    assert.deepEqual(
+      new Set(sampleOf(PAYMENTS_REQUEST, 300).map((r) => r.sort)),
+      new Set(['amount', '-amount', undefined]),
+    );
   });
 
-  test('pageRequestArb omits keys rather than holding undefined', () => {
-    for (const w of sampleOf(pageRequestArb(237, STATUSES), 500)) {
+  test('requestArb omits keys rather than holding undefined', () => {
+    for (const w of sampleOf(PAYMENTS_REQUEST, 500)) {
       for (const [key, value] of Object.entries(w)) assert.notEqual(value, undefined, `${key} in ${JSON.stringify(w)}`);
     }
   });
 
-  test('pageRequestArb mostly gives in-range windows, and some of every kind', () => {
-    const windows = sampleOf(pageRequestArb(237, STATUSES));
+  test('requestArb mostly gives in-range windows, and some of every kind', () => {
+    const windows = sampleOf(PAYMENTS_REQUEST);
     const inRange = windows.filter(
       (w) => w.offset !== undefined && w.offset < 237 && w.limit !== undefined && w.limit <= MAX_LIMIT,
     );
@@ -140,18 +169,18 @@ describe('sortArb and pageRequestArb', () => {
     assert.ok(windows.some((w) => w.limit === undefined));
     assert.ok(windows.some((w) => w.limit !== undefined && w.limit > MAX_LIMIT));
     assert.ok(windows.some((w) => w.offset !== undefined && w.offset >= 237));
-    assert.ok(windows.some((w) => w.status === 'COMPLETED' && w.sort === '-amount'));
+    assert.ok(windows.some((w) => w.filter?.value === 'COMPLETED' && w.sort === '-amount'));
   });
 
   test('a failing property shrinks to the simplest window', () => {
     for (const seed of [SEED, 1, 2, 3]) {
       const details = fc.check(
-        fc.property(pageRequestArb(237, STATUSES), (w) => w.limit === undefined || w.limit < 50),
+        fc.property(PAYMENTS_REQUEST, (w) => w.limit === undefined || w.limit < 50),
         { seed },
       );
       assert.equal(details.failed, true);
       const [w] = details.counterexample ?? [];
-      // Both branches of pageRequestArb shrink to this: offset omitted or 0, no filter, no sort, the smallest bad limit.
+      // Both branches of requestArb shrink to this: offset omitted or 0, no filter, no sort, the smallest bad limit.
       assert.ok(w?.offset === undefined || w.offset === 0, JSON.stringify(w));
       assert.deepEqual({ ...w, offset: undefined }, { offset: undefined, limit: 50 }, `seed ${seed}`);
     }
@@ -172,7 +201,7 @@ describe('sortArb and pageRequestArb', () => {
 });
 
 describe('requestQuery and describeRequest', () => {
-  const full = { offset: 3, limit: 10, status: 'COMPLETED', sort: '-amount' };
+  const full = { offset: 3, limit: 10, filter: { field: 'status', value: 'COMPLETED' }, sort: '-amount' };
 
   test('pairs in order, omitted parameters left out', () => {
     assert.deepEqual(requestQuery(full), [
@@ -181,7 +210,7 @@ describe('requestQuery and describeRequest', () => {
       ['filter[status]', 'COMPLETED'],
       ['sort', '-amount'],
     ]);
-    assert.deepEqual(requestQuery({ limit: 0, status: '' }), [
+    assert.deepEqual(requestQuery({ limit: 0, filter: { field: 'status', value: '' } }), [
       ['limit', '0'],
       ['filter[status]', ''],
     ]);
@@ -191,8 +220,8 @@ describe('requestQuery and describeRequest', () => {
   test('a readable one-liner', () => {
     assert.equal(describeRequest(full), 'offset=3 limit=10 filter[status]=COMPLETED sort=-amount');
     assert.equal(describeRequest({ limit: 100 }), 'limit=100');
-    assert.equal(describeRequest({ status: ' COMPLETED' }), 'filter[status]=" COMPLETED"');
-    assert.equal(describeRequest({ status: '' }), 'filter[status]=""');
+    assert.equal(describeRequest({ filter: { field: 'status', value: ' COMPLETED' } }), 'filter[status]=" COMPLETED"');
+    assert.equal(describeRequest({ filter: { field: 'status', value: '' } }), 'filter[status]=""');
     assert.equal(describeRequest({}), '(no query parameters)');
   });
 });
@@ -227,7 +256,7 @@ describe('oddValueArb', () => {
   });
 
   test('every case is non-empty query pairs on the listing parameters', () => {
-    const cases = sampleOf(oddValueArb(), 1000);
+    const cases = sampleOf(oddValueArb(PARAMS), 1000);
     for (const c of cases) {
       assert.ok(c.label.length > 0 && c.label.length <= 90, `label ${c.label}`);
       assert.ok(c.pairs.length > 0, c.label);
@@ -262,7 +291,7 @@ describe('oddStringArb, oddLengthArb and repeatTo', () => {
   });
 
   test('values come in every character set, never cut an emoji in half, and URL-encode', () => {
-    const values = sampleOf(oddStringArb(), 500);
+    const values = sampleOf(oddStringArb(PARAMS), 500);
     const all = values.map((o) => o.pairs[0]?.[1] ?? '');
     assert.ok(
       all.some((v) => [...v].some((c) => (c.codePointAt(0) ?? 0) > 0x7f)),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { accessCases, authOf } from '../../core/generate/access-cases.ts';
+import { authOf } from '../../core/generate/access-cases.ts';
 import {
   AROUND_NAMES,
   allGrammarClasses,
@@ -18,7 +18,6 @@ import {
   TRAILS,
 } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
-import { ACCESS_RULES } from '../../core/model/access.ts';
 import {
   type Auth,
   asKey,
@@ -30,6 +29,8 @@ import {
   presentedKeySlot,
 } from '../../core/model/credentials.ts';
 import { curlFor } from '../../core/model/exchange.ts';
+import { ACCESS_RULES } from '../../core/model/rules.ts';
+import { paymentsCases } from '../support/access.ts';
 import { testTarget } from '../support/target.ts';
 
 const KEYS: Record<KeySlot, string> = {
@@ -185,7 +186,7 @@ describe('the grammar and its coverage phase', () => {
     const sent = (keys: Record<string, string>) => {
       const t = testTarget({ keys: keys as typeof KEYS, merchants });
       return new Set(
-        ACCESS_RULES.flatMap((r) => accessCases(t, r)?.examples ?? []).flatMap((c) => grammarClasses(authOf(c))),
+        ACCESS_RULES.flatMap((r) => paymentsCases(t, r)?.examples ?? []).flatMap((c) => grammarClasses(authOf(c))),
       );
     };
     const all = sent(KEYS);

@@ -13,6 +13,7 @@ import {
   sizeViolation,
 } from '../../checks/envelope.ts';
 import { filteredTotalViolation } from '../../checks/filter.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import { basedOn, basedOnPages, type Page } from '../../core/model/result-set.ts';
 import { formatViolation } from '../../core/model/verdict.ts';
@@ -23,7 +24,7 @@ import { consoleTable, headline } from '../../reporters/summary-text.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { checkRecord, failed, runInfo } from '../support/records.ts';
 
-const LISTING = { merchant: 'm1', auth: asKey('test') };
+const LISTING = { collection: PAYMENTS, merchant: 'm1', auth: asKey('test') };
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, status: 'COMPLETED', amount: i }));
 const ALL = records(237);
 
@@ -157,7 +158,16 @@ describe('a finding computed from flawed pages says so', () => {
 
   test('"expected total 106", counted from pages that fail PAG-SIZE: the message says it may follow from PAG-SIZE', () => {
     const filtered = fakeExchange({ json: envelope({ n: 10, total: 107 }) });
-    const v = basedOn(filteredTotalViolation(filtered, 'COMPLETED', { min: 106, max: 106 }, 237), set);
+    const v = basedOn(
+      filteredTotalViolation(
+        filtered,
+        { field: 'status', value: 'COMPLETED' },
+        { min: 106, max: 106 },
+        237,
+        'FLT-STATUS',
+      ),
+      set,
+    );
     assert.equal(
       formatViolation(v as NonNullable<typeof v>)
         .split('\n')

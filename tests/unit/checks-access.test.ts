@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { accessViolation, expectedAccess, isCanonical } from '../../checks/access-oracle.ts';
-import { accessCases, CANONICAL, keyModes, SPELLINGS } from '../../core/generate/access-cases.ts';
+import { CANONICAL, keyModes, SPELLINGS } from '../../core/generate/access-cases.ts';
 import { arounds, GLUED, spellingClasses } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
-import { ACCESS_RULES, type AccessCase, type Credential, type MerchantRole } from '../../core/model/access.ts';
+import type { AccessCase, Credential, MerchantRole } from '../../core/model/access.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
+import { ACCESS_RULES } from '../../core/model/rules.ts';
+import { paymentsCases } from '../support/access.ts';
 import { fakeExchange } from '../support/exchange.ts';
 import { everyKeyTarget, testTarget } from '../support/target.ts';
 
@@ -14,6 +17,7 @@ const modes = (slot: KeySlot) => (slot === 'live' ? 'live' : 'test');
 const liveRestricted = (slot: KeySlot) => (slot === 'live' || slot === 'restricted' ? 'live' : 'test');
 const key = (slot: KeySlot): Credential => ({ kind: 'key', slot });
 const on = (credential: Credential, merchant: MerchantRole, extra: Partial<AccessCase> = {}): AccessCase => ({
+  collection: PAYMENTS,
   credential,
   spelling: CANONICAL,
   endpoint: 'list',
@@ -168,7 +172,7 @@ describe('accessCases: every request a rule draws is one its rule fixes', () => 
   const target = everyKeyTarget();
   for (const rule of ACCESS_RULES) {
     test(rule, () => {
-      const cases = accessCases(target, rule);
+      const cases = paymentsCases(target, rule);
       assert.ok(cases, `${rule} has a space`);
       for (const c of [...cases.examples, ...fc.sample(cases.arb, { seed: 7, numRuns: 200 })]) {
         assert.equal(expectedAccess(c, keyModes(target)).rule, rule, JSON.stringify(c));
@@ -177,7 +181,7 @@ describe('accessCases: every request a rule draws is one its rule fixes', () => 
   }
 
   test('revoked and restricted keys are tried in every spelling on both endpoints and both merchants', () => {
-    const revoked = accessCases(target, 'AUTH-REVOKED')?.examples ?? [];
+    const revoked = paymentsCases(target, 'AUTH-REVOKED')?.examples ?? [];
     for (const spelling of SPELLINGS) {
       for (const [endpoint, merchant] of [
         ['status', 'sandbox'],
@@ -195,25 +199,25 @@ describe('accessCases: every request a rule draws is one its rule fixes', () => 
       0,
       'the old key equals the revoked one here: not sent twice',
     );
-    const forbidden = accessCases(target, 'AUTH-FORBIDDEN')?.examples ?? [];
+    const forbidden = paymentsCases(target, 'AUTH-FORBIDDEN')?.examples ?? [];
     assert.ok(SPELLINGS.every((s) => forbidden.some((c) => c.spelling === s && c.merchant === 'live')));
-    assert.ok(forbidden.some((c) => c.query.sort !== undefined && c.query.status !== undefined));
+    assert.ok(forbidden.some((c) => c.query.sort !== undefined && c.query.filter !== undefined));
   });
 
   test('with the test key alone, too, every request a rule draws is one its rule fixes (the grammar included)', () => {
     const alone = testTarget();
     for (const rule of ACCESS_RULES) {
-      const cases = accessCases(alone, rule);
+      const cases = paymentsCases(alone, rule);
       for (const c of [...(cases?.examples ?? []), ...(cases ? fc.sample(cases.arb, { seed: 9, numRuns: 100 }) : [])]) {
         assert.equal(expectedAccess(c, keyModes(alone)).rule, rule, JSON.stringify(c));
       }
     }
-    const invalid = accessCases(alone, 'AUTH-INVALID')?.examples ?? [];
+    const invalid = paymentsCases(alone, 'AUTH-INVALID')?.examples ?? [];
     assert.ok(invalid.some((c) => c.credential.kind === 'key' && c.credential.around?.name === 'in double quotes'));
   });
 
   test('a rule without its inputs has no space (the check is skipped)', () => {
-    assert.equal(accessCases(testTarget(), 'MODE-LIVE-LIVE'), undefined);
-    assert.equal(accessCases(testTarget(), 'AUTH-REVOKED'), undefined);
+    assert.equal(paymentsCases(testTarget(), 'MODE-LIVE-LIVE'), undefined);
+    assert.equal(paymentsCases(testTarget(), 'AUTH-REVOKED'), undefined);
   });
 });

@@ -48,11 +48,18 @@ describe('statusAcceptedViolation (AUTH-STATUS)', () => {
 });
 
 describe('allowedViolation (MODE-TEST-SANDBOX, MODE-TEST-LIVE)', () => {
-  test('200 passes', () => assert.equal(allowedViolation('MODE-TEST-LIVE', listing()), undefined));
+  test('200 passes', () =>
+    assert.equal(allowedViolation('MODE-TEST-LIVE', listing(), 'the test key on the live merchant'), undefined));
 
   test('404 and 403 are violations of the given rule', () => {
-    assert.equal(allowedViolation('MODE-TEST-LIVE', refused(404))?.rule, 'MODE-TEST-LIVE');
-    assert.equal(allowedViolation('MODE-TEST-SANDBOX', refused(403))?.rule, 'MODE-TEST-SANDBOX');
+    assert.equal(
+      allowedViolation('MODE-TEST-LIVE', refused(404), 'the test key on the live merchant')?.rule,
+      'MODE-TEST-LIVE',
+    );
+    assert.equal(
+      allowedViolation('MODE-TEST-SANDBOX', refused(403), 'the test key on the sandbox merchant')?.rule,
+      'MODE-TEST-SANDBOX',
+    );
   });
 });
 

@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  amountOf,
-  compareAmounts,
-  orderedWalkViolation,
-  pageOf,
-  permutationViolation,
-  sameSequenceViolation,
-  sortViolation,
-  tieSplittingLimits,
-  type Walked,
-  walkLimits,
-} from '../../checks/order.ts';
+import { comparatorOf, compareAmounts } from '../../checks/compare.ts';
+import { pageOf, permutationViolation, sortViolation, type Walked } from '../../checks/order.ts';
+import { orderedWalkViolation, sameSequenceViolation, tieSplittingLimits, walkLimits } from '../../checks/sequence.ts';
+import { type CollectionSort, PAYMENTS } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import type { SetSource } from '../../core/model/result-set.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 
 const rec = (id: string, amount: number | string) => ({ id, status: 'COMPLETED', amount });
+/** Payments' sort: amount, a number every record has. */
+const AMOUNT: CollectionSort = { field: 'amount', type: 'number' };
+const ASC = { sort: AMOUNT, descending: false, required: true };
 
 /** A walk of pages, each page a list of [id, amount]; the offsets follow the page sizes. Its pages break nothing. */
 function walked(...pages: Array<Array<[string, number | string]>>): Walked & SetSource {
@@ -31,7 +26,7 @@ function walked(...pages: Array<Array<[string, number | string]>>): Walked & Set
     offset += page.length;
     return { offset: at, exchange: e };
   });
-  const listing = { merchant: 'm1', auth: asKey('test') };
+  const listing = { collection: PAYMENTS, merchant: 'm1', auth: asKey('test') };
   return {
     records: pages.flat().map(([id, amount]) => rec(id, amount)),
     pages: exchanges,
@@ -41,7 +36,7 @@ function walked(...pages: Array<Array<[string, number | string]>>): Walked & Set
   };
 }
 
-describe('compareAmounts / amountOf', () => {
+describe('compareAmounts / the number comparator', () => {
   test('numbers compare numerically', () => {
     assert.equal(compareAmounts(9, 10), -1);
     assert.equal(compareAmounts(10, 10), 0);
@@ -64,12 +59,11 @@ describe('compareAmounts / amountOf', () => {
     assert.equal(compareAmounts(2.5, '2.50'), 0);
     assert.equal(compareAmounts(1e21, '5'), 1);
   });
-  test('amountOf accepts a finite number or a decimal string only', () => {
-    assert.equal(amountOf({ amount: 12 }), 12);
-    assert.equal(amountOf({ amount: '12.5' }), '12.5');
-    for (const bad of ['12 EUR', '', '1e3', null, true, Number.NaN]) assert.equal(amountOf({ amount: bad }), undefined);
-    assert.equal(amountOf({}), undefined);
-    assert.equal(amountOf(null), undefined);
+  test('a number is a finite number or a decimal string only', () => {
+    const compare = comparatorOf(AMOUNT);
+    assert.equal(compare?.(12, '12.0'), 0);
+    for (const bad of ['12 EUR', '', '1e3', null, true, Number.NaN])
+      assert.ok(Number.isNaN(compare?.(bad, 1)), String(bad));
   });
 });
 
@@ -87,9 +81,11 @@ describe('sortViolation (SRT-AMOUNT)', () => {
             ['d', 10],
           ],
         ),
-        'amount',
+        AMOUNT,
+        false,
         'SRT-AMOUNT',
         'x',
+        true,
       ),
       undefined,
     );
@@ -102,8 +98,8 @@ describe('sortViolation (SRT-AMOUNT)', () => {
       ],
       [['c', 1]],
     );
-    assert.equal(sortViolation(w, '-amount', 'SRT-AMOUNT', 'x'), undefined);
-    const v = sortViolation(w, 'amount', 'SRT-AMOUNT', 'x');
+    assert.equal(sortViolation(w, AMOUNT, true, 'SRT-AMOUNT', 'x', true), undefined);
+    const v = sortViolation(w, AMOUNT, false, 'SRT-AMOUNT', 'x', true);
     assert.equal(v?.rule, 'SRT-AMOUNT');
     assert.match(v?.received ?? '', /whole listing is descending/);
   });
@@ -115,9 +111,11 @@ describe('sortViolation (SRT-AMOUNT)', () => {
           ['b', '10'],
           ['c', '100'],
         ]),
-        'amount',
+        AMOUNT,
+        false,
         'SRT-AMOUNT',
         'x',
+        true,
       ),
       undefined,
     );
@@ -127,9 +125,11 @@ describe('sortViolation (SRT-AMOUNT)', () => {
         ['b', '100'],
         ['c', '9'],
       ]),
-      'amount',
+      AMOUNT,
+      false,
       'SRT-AMOUNT',
       'x',
+      true,
     );
     assert.equal(v?.rule, 'SRT-AMOUNT');
     assert.match(v?.received ?? '', /text order/);
@@ -145,9 +145,9 @@ describe('sortViolation (SRT-AMOUNT)', () => {
         ['d', 9],
       ],
     );
-    const v = sortViolation(w, 'amount', 'SRT-FILTER', 'x');
+    const v = sortViolation(w, AMOUNT, false, 'SRT-FILTER', 'x', true);
     assert.equal(v?.rule, 'SRT-FILTER');
-    assert.match(v?.received ?? '', /#1 .* before #2 .*page boundary at offset 2/);
+    assert.match(v?.received ?? '', /#1 .* before record #2 .*page boundary at offset 2/);
     assert.equal(v?.exchange, w.pages[1]?.exchange);
     assert.deepEqual(v?.related, [w.pages[0]?.exchange]);
   });
@@ -157,9 +157,11 @@ describe('sortViolation (SRT-AMOUNT)', () => {
         ['a', 1],
         ['b', 'n/a'],
       ]),
-      'amount',
+      AMOUNT,
+      false,
       'SRT-AMOUNT',
       'x',
+      true,
     );
     assert.equal(v?.rule, 'SRT-AMOUNT');
     assert.match(v?.received ?? '', /record #1/);
@@ -253,7 +255,13 @@ describe('sameSequenceViolation (ties in one order on every request)', () => {
   ]);
   test('the same sequence at another limit passes, a prefix too', () => {
     assert.equal(
-      sameSequenceViolation(walked([['a', 1]], [['b', 5]], [['c', 5]], [['d', 9]]), reference, 'SRT-AMOUNT', 'x'),
+      sameSequenceViolation(
+        walked([['a', 1]], [['b', 5]], [['c', 5]], [['d', 9]]),
+        reference,
+        AMOUNT,
+        'SRT-AMOUNT',
+        'x',
+      ),
       undefined,
     );
     assert.equal(
@@ -263,6 +271,7 @@ describe('sameSequenceViolation (ties in one order on every request)', () => {
           ['b', 5],
         ]),
         reference,
+        AMOUNT,
         'SRT-AMOUNT',
         'x',
       ),
@@ -280,6 +289,7 @@ describe('sameSequenceViolation (ties in one order on every request)', () => {
         ],
       ),
       reference,
+      AMOUNT,
       'SRT-AMOUNT',
       'x',
     );
@@ -300,9 +310,9 @@ describe('tieSplittingLimits / pageOf', () => {
       ['f', 9],
     ]).records;
     // ties start new records at indices 2, 4, 5
-    assert.deepEqual(tieSplittingLimits(sorted, 1, 5, 6), [1, 2, 4, 5]);
-    assert.deepEqual(tieSplittingLimits(sorted, 3, 3, 6), []);
-    assert.deepEqual(tieSplittingLimits(sorted, 1, 1, 2), []); // page 2 starts at 1: no tie there
+    assert.deepEqual(tieSplittingLimits(sorted, AMOUNT, 1, 5, 6), [1, 2, 4, 5]);
+    assert.deepEqual(tieSplittingLimits(sorted, AMOUNT, 3, 3, 6), []);
+    assert.deepEqual(tieSplittingLimits(sorted, AMOUNT, 1, 1, 2), []); // page 2 starts at 1: no tie there
   });
   test('pageOf finds the page and its start', () => {
     const w = walked(
@@ -335,7 +345,7 @@ describe('orderedWalkViolation / walkLimits', () => {
       ),
       complete: true,
     };
-    assert.equal(orderedWalkViolation(w, 'amount', reference, all, 'SRT-AMOUNT', 'x'), undefined);
+    assert.equal(orderedWalkViolation(w, ASC, reference, all, 'SRT-AMOUNT', 'x'), undefined);
   });
   test('a difference of records or sequence names what the compared sets break; an order broken in the walk does not', () => {
     const short = {
@@ -345,19 +355,16 @@ describe('orderedWalkViolation / walkLimits', () => {
       ],
     };
     const gap = { ...walked([['a', 1]], [['c', 5]]), complete: true };
-    assert.deepEqual(orderedWalkViolation(gap, 'amount', reference, all, 'SRT-AMOUNT', 'x', [short])?.derivedFrom, [
+    assert.deepEqual(orderedWalkViolation(gap, ASC, reference, all, 'SRT-AMOUNT', 'x', [short])?.derivedFrom, [
       {
         rule: 'PAG-SIZE',
         why: 'the expectation was computed from merchant m1 (Authorization: Bearer $API_TEST_KEY) read at limit 2, whose page at offset 0 holds 1 record where … call for 2 records',
       },
     ]);
     const prefix = { ...walked([['a', 1]], [['c', 5]]), complete: false };
-    assert.equal(
-      orderedWalkViolation(prefix, 'amount', short, all, 'SRT-AMOUNT', 'x')?.derivedFrom?.[0]?.rule,
-      'PAG-SIZE',
-    );
+    assert.equal(orderedWalkViolation(prefix, ASC, short, all, 'SRT-AMOUNT', 'x')?.derivedFrom?.[0]?.rule, 'PAG-SIZE');
     const unsorted = { ...walked([['b', 5]], [['a', 1]]), complete: true };
-    const v = orderedWalkViolation(unsorted, 'amount', short, all, 'SRT-AMOUNT', 'x', [short]);
+    const v = orderedWalkViolation(unsorted, ASC, short, all, 'SRT-AMOUNT', 'x', [short]);
     assert.match(v?.expected ?? '', /ascending/);
     assert.equal(v?.derivedFrom, undefined);
   });
@@ -367,17 +374,18 @@ describe('orderedWalkViolation / walkLimits', () => {
       ['c', 5],
     ]);
     assert.match(
-      orderedWalkViolation({ ...w, complete: true }, 'amount', reference, all, 'SRT-AMOUNT', 'x')?.received ?? '',
+      orderedWalkViolation({ ...w, complete: true }, ASC, reference, all, 'SRT-AMOUNT', 'x')?.received ?? '',
       /missing/,
     );
     // An incomplete walk is a prefix: compared with the reference's sequence, where it differs at #1.
     assert.match(
-      orderedWalkViolation({ ...w, complete: false }, 'amount', reference, all, 'SRT-AMOUNT', 'x')?.received ?? '',
+      orderedWalkViolation({ ...w, complete: false }, ASC, reference, all, 'SRT-AMOUNT', 'x')?.received ?? '',
       /tie/,
     );
   });
   test('walk limits keep a walk within the page bound and over more than one page', () => {
     assert.deepEqual(walkLimits(237, 6), { min: 40, max: 100 });
+    assert.deepEqual(walkLimits(130, 4, 49), { min: 24, max: 49 });
     assert.deepEqual(walkLimits(19, 6), { min: 4, max: 18 });
     assert.deepEqual(walkLimits(0, 6), { min: 1, max: 1 });
     assert.deepEqual(walkLimits(100_000, 6), { min: 50, max: 100 });

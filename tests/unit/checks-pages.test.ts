@@ -9,6 +9,7 @@ import {
   totalAgreementViolation,
   walkViolation,
 } from '../../checks/pages.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import { identity } from '../../core/model/listing.ts';
 import type { Page, ResultSet } from '../../core/model/result-set.ts';
@@ -21,7 +22,7 @@ const records = (n: number) => Array.from({ length: n }, (_, i) => rec(i));
 const page = (data: unknown[], offset: number, limit: number, total: number) =>
   fakeExchange({ json: envelope({ data, offset, limit, total }) });
 
-const LISTING = { merchant: 'm1', auth: asKey('test') };
+const LISTING = { collection: PAYMENTS, merchant: 'm1', auth: asKey('test') };
 
 /** A limit-100-style enumeration of `data` at `limit` per page, claiming `total`. */
 function resultSet(data: unknown[], total = data.length, { limit = 100, capped = false } = {}): ResultSet {

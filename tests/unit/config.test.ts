@@ -567,6 +567,16 @@ describe('resolveTarget: which checks run (CONFORMANCE_GREP, the live profile)',
     assert.ok(!grep?.test('specs/8-limits.spec.ts › §8 › LIM-CAP over 100'));
   });
 
+  test("an id of a rule family selects the family's checks: FLT-STATUS the general FLT-FIELD's too, and back", () => {
+    const grep = resolveTarget({ ...base, CONFORMANCE_GREP: 'flt-status' }).grep;
+    assert.ok(grep?.test('FLT-STATUS filter[status]=S lists only S records'));
+    assert.ok(grep?.test('FLT-FIELD refunds: filter[reason]=R lists only R records'));
+    assert.ok(!grep?.test('FLT-BEFORE-PAGE any filtered window'));
+    const general = resolveTarget({ ...base, CONFORMANCE_GREP: '^SRT-FIELD ' }).grep;
+    assert.ok(general?.test('SRT-AMOUNT sort=amount ascends'));
+    assert.ok(!general?.test('SRT-FILTER filter[status]=S with sort'));
+  });
+
   test('the live profile runs the cutover checklist only, and a grep narrows it, never widens it', () => {
     const live = { ...base, CONFORMANCE_PROFILE: 'live', CONFORMANCE_ALLOW_LIVE: '1' };
     assert.ok(resolveTarget(live).grep?.test('LIM-CAP the live key @cutover'));

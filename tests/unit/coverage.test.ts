@@ -3,21 +3,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   CHAR_CLASSES,
-  COVERED_PARAMETERS,
   coverageCases,
   coverageSummary,
+  coveredParameters,
   LENGTHS,
   LONGEST_ENCODED,
   NUMBER_FORMS,
-  PATTERN_VALUES,
 } from '../../core/generate/coverage.ts';
+import { type Collection, PAYMENTS } from '../../core/model/collection.ts';
 import { buildURL } from '../../core/model/exchange.ts';
 
-const cases = coverageCases();
+const cases = coverageCases(PAYMENTS);
 
 describe('coverage phase', () => {
   test('every parameter meets every length, every character class, every number form and every structure', () => {
-    for (const parameter of COVERED_PARAMETERS) {
+    for (const parameter of coveredParameters(PAYMENTS).parameters) {
       const classes = new Set(cases.filter((c) => c.parameter === parameter).flatMap((c) => c.classes));
       for (const n of LENGTHS) assert.ok(classes.has(`length ${n}`), `${parameter}: length ${n}`);
       assert.ok(classes.has('near the longest'), `${parameter}: near the longest`);
@@ -38,7 +38,7 @@ describe('coverage phase', () => {
   });
 
   test('the same set on every run; values stay under the longest encoded length; raw bytes stay raw', () => {
-    assert.deepEqual(coverageCases(), cases);
+    assert.deepEqual(coverageCases(PAYMENTS), cases);
     for (const c of cases) {
       const url = buildURL('', '/x', c.pairs);
       assert.ok(url.length < LONGEST_ENCODED + 200, `${c.label}: ${url.length}`);
@@ -49,11 +49,26 @@ describe('coverage phase', () => {
     assert.equal(buildURL('', '/x', bare?.pairs ?? []), '/x?limit');
   });
 
-  test('the summary counts the requests, the classes and the parameters; pattern values are no statuses', () => {
+  test('the summary counts the requests, the classes and the parameters', () => {
     assert.match(
       coverageSummary(cases),
       new RegExp(`^coverage phase: ${cases.length} requests, \\d+ classes .* 5 parameters$`),
     );
-    assert.ok(PATTERN_VALUES.every((v) => /[%_*?]/.test(v)));
+  });
+
+  test("another collection's bounded share: its filters in full, sort without number forms, offset and limit's numbers", () => {
+    const refunds: Collection = {
+      ...PAYMENTS,
+      name: 'refunds',
+      filters: [{ field: 'reason', values: 'learn' }],
+      sorts: [{ field: 'createdAt', type: 'date-time' }],
+      spec: undefined,
+    };
+    const own = coverageCases(refunds);
+    const classes = (p: string) => new Set(own.filter((c) => c.parameter === p).flatMap((c) => c.classes));
+    assert.ok(classes('filter[reason]').has('length 255') && classes('filter[reason]').has('hex'));
+    assert.ok(classes('sort').has('length 255') && !classes('sort').has('hex'));
+    assert.deepEqual([...classes('limit')].sort(), NUMBER_FORMS.map(([, f]) => f).sort());
+    assert.ok(!own.some((c) => c.parameter === 'cursor'));
   });
 });

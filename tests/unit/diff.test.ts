@@ -73,6 +73,31 @@ describe('diff of two runs', () => {
     assert.match(diffMarkdown(d), /^\| PAG-SIZE \| MUST \| pass \| fail \| 6 records \|$/m);
   });
 
+  test('a run from before the general ids pairs with one after: FLT-STATUS refunds: … is FLT-FIELD refunds: …', () => {
+    const grid = (checks: CheckRecord[]) => run(checks);
+    const title = (id: string) => `${id} refunds: filter[reason]=V lists only V records`;
+    const before = grid([
+      checkRecord('FLT-STATUS a', 'pass'),
+      failed(title('FLT-STATUS'), '3 of 9', { collection: 'refunds' }),
+    ]);
+    const after = grid([
+      checkRecord('FLT-STATUS a', 'pass'),
+      failed(title('FLT-FIELD'), '3 of 9', { collection: 'refunds' }),
+    ]);
+    const d = diffRuns(before, after);
+    assert.deepEqual(d.mustRegressions, [], 'the refunds filter failed before too, under FLT-STATUS');
+    assert.deepEqual([d.onlyInA, d.onlyInB], [[], []], 'each check paired by its title');
+    assert.deepEqual(d.newlyFailing, []);
+    const fixed = diffRuns(
+      before,
+      grid([checkRecord('FLT-STATUS a', 'pass'), checkRecord(title('FLT-FIELD'), 'pass', { collection: 'refunds' })]),
+    );
+    assert.deepEqual(
+      fixed.newlyPassing.map((c) => c.rule),
+      ['FLT-FIELD'],
+    );
+  });
+
   test('a known deviation in B is no regression; two equal runs: nothing changed', () => {
     const known = summarize([failed('PAG-SIZE a', '6 records'), failed('PAG-TOTAL a', 'total 3')], {
       ...info(),

@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ACCESS_ORACLE } from '../../checks/access-oracle.ts';
-import { DOOR_JUDGE } from '../../checks/doors.ts';
 import { ApiClient } from '../../core/client/http.ts';
 import { candidatePool, observe, resolveCandidates } from '../../core/generate/door-candidates.ts';
 import { BUILT_IN, parseVocabulary } from '../../core/generate/door-vocabulary.ts';
@@ -173,11 +171,11 @@ async function doorsOn(rule: RuleId, opts: { faults?: string[]; variants?: strin
     const ctx = checkContext(t, new ApiClient(t), rule);
     let thrown: unknown;
     try {
-      await doorCheck(ctx, ACCESS_ORACLE, DOOR_JUDGE);
+      await doorCheck(ctx);
     } catch (error) {
       thrown = error;
     }
-    const run = await exploreDoors(ctx, ACCESS_ORACLE, rule, ctx.depth.name);
+    const run = await exploreDoors(ctx, rule, ctx.depth.name);
     return { violation: thrown instanceof RuleViolation ? thrown.violation : undefined, thrown, ctx, run };
   } finally {
     await mock.stop();

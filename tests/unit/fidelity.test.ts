@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ABSURD_OFFSET } from '../../core/generate/arbitraries.ts';
 import type { AccessCase } from '../../core/model/access.ts';
-import { ACCESS_RULES } from '../../core/model/access.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
+import { ACCESS_RULES } from '../../core/model/rules.ts';
 import { buildCases, type Case, describeWindow, NOMINAL, place, relative } from '../../fidelity/cases.ts';
 import { type Result, ruleTable } from '../../fidelity/compare.ts';
 import { bodyShape, compare, judge } from '../../fidelity/judge.ts';
@@ -41,7 +42,7 @@ describe('fidelity: the case list', () => {
     const statuses = ['COMPLETED', 'PENDING', 'FAILED', 'completed', 'UNKNOWN', 'NO_SUCH_STATUS', ' COMPLETED'];
     const unknown = buildCases(3, 40, statuses).filter((c) => c.unknownStatus);
     assert.ok(unknown.length > 0);
-    for (const c of unknown) assert.ok(!statuses.includes(c.window?.status as string), c.label);
+    for (const c of unknown) assert.ok(!statuses.includes(c.window?.filter?.value as string), c.label);
   });
 
   test('access cases name the variables they need, never a key', () => {
@@ -106,6 +107,7 @@ describe('fidelity: judging and the per-rule difference table', () => {
   });
   const odd: Case = { id: 'c2', rule: 'INP-ROBUST', label: 'limit=-1 (negative)', needs: [], pairs: [['limit', '-1']] };
   const none: AccessCase = {
+    collection: PAYMENTS,
     credential: { kind: 'none' },
     spelling: { scheme: 'Bearer', gap: ' ' },
     endpoint: 'list',

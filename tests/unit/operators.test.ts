@@ -9,7 +9,6 @@ import { describe, test } from 'node:test';
 import { ApiClient } from '../../core/client/http.ts';
 import { arounds } from '../../core/generate/auth-header.ts';
 import { keyMutations } from '../../core/generate/key-mutations.ts';
-import { isSentAsWritten, spelledPaymentsPath } from '../../core/generate/merchant-spellings.ts';
 import {
   CHAR_CLASSES,
   KEY_CORE,
@@ -17,6 +16,7 @@ import {
   MERCHANT_CORE,
   merchantOperatorSegment,
 } from '../../core/generate/operators.ts';
+import { isSentAsWritten, spelledPaymentsPath } from '../../core/generate/spelled-ids.ts';
 import { type Auth, asKey } from '../../core/model/credentials.ts';
 import { paymentsPath, STATUS_PATH } from '../../core/model/listing.ts';
 import { startMock } from '../../mock/index.ts';

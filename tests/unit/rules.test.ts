@@ -27,11 +27,11 @@ describe('RULES itself', () => {
 
 describe('rule, isRuleId, ruleIdOfTitle', () => {
   test('rule(id) returns the catalogue entry', () => {
-    assert.deepEqual(rule('LIM-CAP'), {
-      id: 'LIM-CAP',
-      section: '§8',
+    assert.deepEqual(rule('PAG-SIZE'), {
+      id: 'PAG-SIZE',
+      section: '§4.2 r1',
       level: 'MUST',
-      requirement: '`limit` > 100 never yields more than 100 records: a 4xx, or `limit` echoed as 100',
+      requirement: '`data.length` = max(0, min(limit, total - offset))',
     });
     for (const r of RULES) assert.equal(rule(r.id), r);
   });

@@ -12,12 +12,15 @@ import { accessViolation, expectedAccess } from '../../checks/access-oracle.ts';
 import { recordsCarried } from '../../checks/method-answers.ts';
 import { ApiClient } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
-import { accessCases, CANONICAL, keyModes } from '../../core/generate/access-cases.ts';
+import { CANONICAL, keyModes } from '../../core/generate/access-cases.ts';
 import { credentialClass, METHOD_FORMS, methodFormArb, PREFLIGHT_HEADERS } from '../../core/generate/safe-methods.ts';
-import { ACCESS_RULES, type AccessCase, type Credential, type MerchantRole } from '../../core/model/access.ts';
+import type { AccessCase, Credential, MerchantRole } from '../../core/model/access.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import type { KeySlot } from '../../core/model/credentials.ts';
 import { isSafeMethod } from '../../core/model/endpoints.ts';
+import { ACCESS_RULES } from '../../core/model/rules.ts';
 import { sendCase } from '../../core/run/access-property.ts';
+import { paymentsCases } from '../support/access.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { everyKeyTarget, testTarget } from '../support/target.ts';
 
@@ -25,6 +28,7 @@ const target = everyKeyTarget();
 const modes = keyModes(target);
 const key = (slot: KeySlot): Credential => ({ kind: 'key', slot });
 const on = (credential: Credential, merchant: MerchantRole, extra: Partial<AccessCase> = {}): AccessCase => ({
+  collection: PAYMENTS,
   credential,
   spelling: CANONICAL,
   endpoint: 'list',
@@ -37,7 +41,7 @@ const formOf = (c: AccessCase) => (c.preflight ? 'CORS pre-flight' : (c.method ?
 describe('the access matrix is read-only', () => {
   for (const rule of ACCESS_RULES) {
     test(`${rule}: examples and 300 drawn cases use GET, HEAD or OPTIONS only`, () => {
-      const cases = accessCases(target, rule);
+      const cases = paymentsCases(target, rule);
       assert.ok(cases);
       const drawn = [...cases.examples, ...fc.sample(cases.arb, { seed: 11, numRuns: 300 })];
       const methods = new Set(drawn.map((c) => c.method ?? 'GET'));
@@ -56,7 +60,7 @@ describe('the access matrix is read-only', () => {
 describe('the methods phase covers every method form × endpoint × credential class of each rule', () => {
   for (const rule of ACCESS_RULES) {
     test(rule, () => {
-      const cases = accessCases(target, rule);
+      const cases = paymentsCases(target, rule);
       assert.ok(cases);
       const drawnSpace = fc.sample(cases.arb, { seed: 5, numRuns: 400 });
       const endpoints = new Set(drawnSpace.map((c) => c.endpoint));

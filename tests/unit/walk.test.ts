@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApiClient } from '../../core/client/http.ts';
+import { PAYMENTS } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
 import type { Exchange, QueryPairs } from '../../core/model/exchange.ts';
 import { pageHolding } from '../../core/model/result-set.ts';
@@ -14,7 +15,7 @@ import { testTarget } from '../support/target.ts';
 /** A check's context over a fake client: the rule its unusable pages fail. */
 const ctxOf = (api: ApiClient, rule: RuleId, target = testTarget()) => checkContext(target, api, rule);
 
-const LISTING = { merchant: 'm1', auth: asKey('test') };
+const LISTING = { collection: PAYMENTS, merchant: 'm1', auth: asKey('test') };
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, status: 'COMPLETED', amount: i }));
 
 /** A fake client over `data`: `total(offset, limit)` says what each page reports; `answer` may replace a page. */

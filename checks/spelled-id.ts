@@ -10,12 +10,11 @@ import {
   isValidCredential,
   type SpelledCase,
   type SpellingFacts,
-  type SpellingJudge,
 } from '../core/model/access.ts';
+import { PAYMENTS } from '../core/model/collection.ts';
 import type { KeySlot } from '../core/model/credentials.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
-import { accessViolation, expectedAccess } from './access-oracle.ts';
-import { sharedRecordsViolation } from './isolation.ts';
+import { expectedAccess } from './access-oracle.ts';
 
 const standing = (f: Pick<SpellingFacts, 'served' | 'resolved'>) =>
   f.resolved
@@ -42,6 +41,7 @@ export function spelledExpectation(
       spelling: { scheme: 'Bearer', gap: ' ' },
       endpoint: 'list',
       merchant: c.merchant,
+      collection: PAYMENTS,
       query: c.query,
     },
     keyMode,
@@ -69,14 +69,6 @@ export function spelledExpectation(
 }
 
 /** Whether the canonical answer settles the case whatever the facts: a refusal the rule asks for on any spelling. */
-function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
+export function settledWithoutFacts(exp: AccessExpectation, e: Exchange): boolean {
   return !is2xx(e.status) && exp.allowed(e.status);
 }
-
-/** The judgment of spelled merchant ids as the spelling properties take it (core/run/merchant-spellings.ts). */
-export const SPELLING_JUDGE: SpellingJudge = {
-  expected: spelledExpectation,
-  settledWithoutFacts,
-  violation: accessViolation,
-  shared: sharedRecordsViolation,
-};

@@ -1,12 +1,17 @@
 /**
  * The checks of the spellings of a merchant id (specs/5-merchant-spellings.spec.ts): the coverage phase sends a
- * credential on the coverage set (core/generate/merchant-spellings.ts) where the test key learned what it means, the
+ * credential on the coverage set (core/generate/spelled-ids.ts) where the test key learned what it means, the
  * property phase on spellings drawn from the whole grammar; every answer is judged by the access oracle as the
- * spelling's standing allows (checks/merchant-spellings.ts). The isolation checks read the test key's own answers.
+ * spelling's standing allows (checks/spelled-id.ts). The isolation checks read the test key's own answers.
  */
+
+import { accessViolation } from '../../checks/access-oracle.ts';
+import { sharedRecordsViolation } from '../../checks/isolation.ts';
+import { settledWithoutFacts, spelledExpectation } from '../../checks/spelled-id.ts';
 import { authOf, CANONICAL, keyModes } from '../generate/access-cases.ts';
-import { type MerchantSpelling, spellingDrawArb, spellingOf, spellingSummary } from '../generate/merchant-spellings.ts';
-import type { Credential, SpellingJudge } from '../model/access.ts';
+import { type MerchantSpelling, spellingDrawArb, spellingOf, spellingSummary } from '../generate/spelled-ids.ts';
+import type { Credential } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
 import { asKey, authLabel } from '../model/credentials.ts';
 import { describeListing } from '../model/listing.ts';
 import type { IsolatedListing } from '../model/result-set.ts';
@@ -15,28 +20,28 @@ import { assertNoViolation } from '../model/verdict.ts';
 import { type CheckContext, notExercised } from './check.ts';
 import { forAll } from './property.ts';
 import {
+  type AskedSpelling,
+  askedCoverage,
+  askSpelling,
   canonicalSet,
   factsOf,
-  type Learned,
-  learn,
-  learnedCoverage,
-  pathOf,
   type Role,
   recordsOf,
   roleOf,
   SPELLING_QUERY,
   sendSpelled,
   spelledMerchants,
-} from './spelling-facts.ts';
+  spelledPath,
+} from './spelled-id-facts.ts';
 
 /** Spellings drawn from the grammar per check, after the coverage set (each may cost a learning request too). */
 const SPELLING_RUNS = 2;
 
-const describeSpelling = (s: MerchantSpelling) => `${s.name} of ${s.merchant}: GET ${pathOf(s)}`;
+const describeSpelling = (s: MerchantSpelling) => `${s.name} of ${s.merchant}: GET ${spelledPath(s)}`;
 
 /** Notes the coverage set's classes and what was served, and returns it. */
-async function coverage(ctx: CheckContext): Promise<Learned[]> {
-  const learned = await learnedCoverage(ctx.api, ctx.target);
+async function coverage(ctx: CheckContext): Promise<AskedSpelling[]> {
+  const learned = await askedCoverage(ctx.api, ctx.target);
   const served = learned.filter((l) => l.served);
   ctx.notes.add(
     spellingSummary(
@@ -82,7 +87,7 @@ async function drawn(
   );
 }
 
-export interface CredentialScope {
+interface CredentialScope {
   /** The merchants whose spellings the credential is tried on (default: every configured one). */
   roles?: readonly Role[];
   /** Also every coverage spelling of this merchant, served or not (a spelling only this key is served). */
@@ -94,35 +99,37 @@ export interface CredentialScope {
  * `everyClassOn`, on one spelling of every class), then on drawn spellings. Each answer is judged first against
  * the canonical answer; only an answer that is not one asks what the test key got there, and whose records it holds.
  */
-export async function spelledCredential(
-  ctx: CheckContext,
-  judged: SpellingJudge,
-  credential: Credential,
-  scope: CredentialScope = {},
-) {
+export async function spelledCredential(ctx: CheckContext, credential: Credential, scope: CredentialScope = {}) {
   const { api, target: t } = ctx;
   const roles = scope.roles ?? spelledMerchants(t).map((m) => m.role);
   const modes = keyModes(t);
-  const auth = authOf({ credential, spelling: CANONICAL, endpoint: 'list', merchant: 'sandbox', query: {} });
+  const auth = authOf({
+    credential,
+    spelling: CANONICAL,
+    endpoint: 'list',
+    merchant: 'sandbox',
+    collection: PAYMENTS,
+    query: {},
+  });
   const slot =
     credential.kind === 'key' && !credential.mutation && credential.slot !== 'revoked' && credential.slot !== 'old'
       ? credential.slot
       : undefined;
-  const judge = async (s: MerchantSpelling, known?: Learned): Promise<Violation | undefined> => {
+  const judge = async (s: MerchantSpelling, known?: AskedSpelling): Promise<Violation | undefined> => {
     const c = { credential, merchant: roleOf(t, s.merchant), spelling: s.name, query: SPELLING_QUERY };
-    const strict = judged.expected(c, { served: true, resolved: true, forbiddenRecords: 0 }, modes);
+    const strict = spelledExpectation(c, { served: true, resolved: true, forbiddenRecords: 0 }, modes);
     if (strict.rule !== ctx.rule) throw new Error(`a spelling check of ${ctx.rule} drew a case of ${strict.rule}`);
     const e = await sendSpelled(api, s, auth);
-    if (judged.settledWithoutFacts(strict, e)) {
+    if (settledWithoutFacts(strict, e)) {
       evidence += 1;
       return undefined;
     }
-    const learned = known ?? (await learn(api, t, s));
+    const learned = known ?? (await askSpelling(api, t, s));
     const facts = await factsOf(ctx, learned, slot, e);
     // A 2xx is judged by the records it shares with a listing: without any (an empty or unreadable listing), it
     // could not have been found wrong.
     if (!facts.served || facts.resolved || facts.forbiddenRecords > 0) evidence += 1;
-    return judged.violation(judged.expected(c, facts, modes), e, SPELLING_QUERY);
+    return accessViolation(spelledExpectation(c, facts, modes), e, SPELLING_QUERY);
   };
   let evidence = 0;
   const learned = (await coverage(ctx)).filter((l) => roles.includes(l.role));
@@ -144,11 +151,7 @@ export async function spelledCredential(
  * The test key's listing on a served spelling holds no record of another listing: another merchant's (MER-ISOLATION)
  * or, on the live merchant, the live mode's (MODE-ISOLATION). The coverage set's answers, then drawn spellings.
  */
-export async function spelledIsolation(
-  ctx: CheckContext,
-  judged: SpellingJudge,
-  rule: 'MER-ISOLATION' | 'MODE-ISOLATION',
-) {
+export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' | 'MODE-ISOLATION') {
   const { api, target: t } = ctx;
   const roles: Role[] = rule === 'MODE-ISOLATION' ? ['live'] : spelledMerchants(t).map((m) => m.role);
   /** The listings a spelling of `merchant` may not show, read whole (memoised per worker). */
@@ -167,15 +170,15 @@ export async function spelledIsolation(
     return out;
   };
   let compared = 0;
-  const judge = async (l: Learned): Promise<Violation | undefined> => {
+  const judge = async (l: AskedSpelling): Promise<Violation | undefined> => {
     const records = recordsOf(l.answer);
     if (!l.served || records.length === 0) return undefined;
-    const label = `${authLabel(asKey('test'))} on GET ${pathOf(l.spelling)} (${l.spelling.name})`;
+    const label = `${authLabel(asKey('test'))} on GET ${spelledPath(l.spelling)} (${l.spelling.name})`;
     const spelled: IsolatedListing = { label, records, pages: [{ exchange: l.answer }] };
     for (const other of await othersOf(l.spelling.merchant)) {
       // An empty listing shares nothing with any: only a comparison with records is evidence.
       if (other.records.length > 0) compared += 1;
-      const v = judged.shared(rule, spelled, other);
+      const v = sharedRecordsViolation(rule, spelled, other);
       if (v) return v;
     }
     return undefined;
@@ -187,7 +190,7 @@ export async function spelledIsolation(
     if (v) failed.push(v);
   }
   assertNoViolation(firstOf(failed));
-  await drawn(ctx, roles, async (s) => judge(await learn(api, t, s)));
+  await drawn(ctx, roles, async (s) => judge(await askSpelling(api, t, s)));
   if (compared === 0) {
     notExercised(ctx, 'no spelling served with records met another listing with records: nothing to compare');
   }

@@ -1,16 +1,17 @@
 /**
- * What the run knows of the spellings of a merchant id (core/generate/merchant-spellings.ts): the test key's answer
+ * What the run knows of the spellings of a merchant id (core/generate/spelled-ids.ts): the test key's answer
  * on each, asked once per worker (the coverage set in order, drawn spellings when a check needs them), whether the
  * target serves it, whether it resolved it to the merchant the id names, and the records of the canonical listings
  * to compare with. Every request goes through the one client.
  */
 
 import type { ApiClient } from '../client/http.ts';
-import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '../generate/merchant-spellings.ts';
+import { coverageSpellings, type MerchantSpelling, spelledPaymentsPath } from '../generate/spelled-ids.ts';
 import type { MerchantRole, SpellingFacts } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
 import { type Auth, asKey } from '../model/credentials.ts';
 import { type Exchange, is2xx } from '../model/exchange.ts';
-import { envelopeOfJson, identity, MAX_LIMIT, type PageRequest, requestQuery } from '../model/listing.ts';
+import { envelopeOfJson, identity, listingOf, MAX_LIMIT, type PageRequest, requestQuery } from '../model/listing.ts';
 import type { ResultSet } from '../model/result-set.ts';
 import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
@@ -31,30 +32,30 @@ export const roleOf = (t: Target, id: string): Role =>
   (spelledMerchants(t).find((m) => m.id === id) as { role: Role }).role;
 
 /** A spelling and the test key's answer there. */
-export interface Learned {
+export interface AskedSpelling {
   spelling: MerchantSpelling;
   role: Role;
   answer: Exchange;
   served: boolean;
 }
 
-export const pathOf = (s: MerchantSpelling) => spelledPaymentsPath(s.segment);
+export const spelledPath = (s: MerchantSpelling) => spelledPaymentsPath(s.segment);
 
 /** One spelling with one credential, with the spelled requests' query. */
 export function sendSpelled(api: ApiClient, s: MerchantSpelling, auth: Auth): Promise<Exchange> {
-  return api.get(pathOf(s), { auth, query: requestQuery(SPELLING_QUERY) });
+  return api.get(spelledPath(s), { auth, query: requestQuery(SPELLING_QUERY) });
 }
 
 const answers = new WeakMap<ApiClient, Map<string, Promise<Exchange>>>();
 
 /** The test key's answer on a spelling, asked once per worker. */
-export async function learn(api: ApiClient, t: Target, s: MerchantSpelling): Promise<Learned> {
+export async function askSpelling(api: ApiClient, t: Target, s: MerchantSpelling): Promise<AskedSpelling> {
   let seen = answers.get(api);
   if (!seen) {
     seen = new Map();
     answers.set(api, seen);
   }
-  const path = pathOf(s);
+  const path = spelledPath(s);
   let answer = seen.get(path);
   if (!answer) {
     answer = sendSpelled(api, s, asKey('test'));
@@ -65,15 +66,15 @@ export async function learn(api: ApiClient, t: Target, s: MerchantSpelling): Pro
   return { spelling: s, role: roleOf(t, s.merchant), answer: e, served: is2xx(e.status) };
 }
 
-const coverage = new WeakMap<ApiClient, Promise<Learned[]>>();
+const coverage = new WeakMap<ApiClient, Promise<AskedSpelling[]>>();
 
 /** The coverage set with the test key's answers, asked in order once per worker. */
-export function learnedCoverage(api: ApiClient, t: Target): Promise<Learned[]> {
+export function askedCoverage(api: ApiClient, t: Target): Promise<AskedSpelling[]> {
   let found = coverage.get(api);
   if (!found) {
     found = (async () => {
-      const out: Learned[] = [];
-      for (const s of coverageSpellings(spelledMerchants(t).map((m) => m.id))) out.push(await learn(api, t, s));
+      const out: AskedSpelling[] = [];
+      for (const s of coverageSpellings(spelledMerchants(t).map((m) => m.id))) out.push(await askSpelling(api, t, s));
       return out;
     })();
     coverage.set(api, found);
@@ -93,7 +94,7 @@ export async function canonicalSet(
   slot: 'test' | 'live',
 ): Promise<ResultSet | undefined> {
   try {
-    return await enumerate(ctx, { merchant, auth: asKey(slot) });
+    return await enumerate(ctx, listingOf(PAYMENTS, merchant, slot));
   } catch (error) {
     if (error instanceof Unusable) return undefined;
     throw error;
@@ -118,7 +119,7 @@ function shared(records: readonly unknown[], set: readonly unknown[]): number {
  */
 export async function factsOf(
   ctx: CheckContext,
-  learned: Learned,
+  learned: AskedSpelling,
   slot: 'test' | 'live' | 'restricted' | undefined,
   answer: Exchange,
 ): Promise<SpellingFacts> {

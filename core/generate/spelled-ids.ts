@@ -1,5 +1,5 @@
 /**
- * A grammar of spellings of a merchant id in the payments path: other strings that a lookup, a router or a
+ * A grammar of spellings of a merchant id in the payments path (its classes: spelling-classes.ts): other strings that a lookup, a router or a
  * normaliser may take for the same merchant (reading: "a spelling of a merchant id that the target resolves to a
  * merchant obeys the key, mode and merchant rules of the merchant it resolves to"). Each class is generated from the
  * id itself (unicode-forms.ts for the Unicode data); the coverage phase takes one member of every class for every
@@ -13,17 +13,16 @@
  */
 import fc from 'fast-check';
 import { paymentsPath } from '../model/listing.ts';
-import { CLASS_MEMBERS, type Member, SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
-import { randomMember } from './spelling-draws.ts';
+import { SPELLING_CLASSES, type SpellingClass } from './spelling-classes.ts';
+import type { Member } from './spelling-text.ts';
 import { skeleton } from './unicode-forms.ts';
-
-export { SPELLING_CLASSES } from './spelling-classes.ts';
 
 /** One spelling of one merchant's id. */
 export interface MerchantSpelling {
   /** The merchant id, as configured. */
   merchant: string;
-  klass: SpellingClass;
+  /** The name of its class of the grammar (spelling-classes.ts). */
+  klass: string;
   /** What was changed, for reports: "the id in upper case". */
   name: string;
   /** What stands between `/payments/n1/merchant/` and `/payments` on the wire (percent-encoded, slashes and all). */
@@ -76,7 +75,7 @@ function couldName(segment: string, id: string, others: readonly string[]): bool
 }
 
 /** A member kept as a spelling: not the id as written, sent as written, and naming none of the other merchants. */
-function keep(id: string, others: readonly string[], klass: SpellingClass, m: Member): MerchantSpelling | undefined {
+function keep(id: string, others: readonly string[], klass: string, m: Member): MerchantSpelling | undefined {
   if (m.segment === encodeURIComponent(id) || m.segment === '') return undefined;
   if (!isSentAsWritten(spelledPaymentsPath(m.segment)) || couldName(m.segment, id, others)) return undefined;
   return { merchant: id, klass, name: m.name, segment: m.segment };
@@ -87,8 +86,8 @@ export function spellingsOf(id: string, others: readonly string[] = []): Merchan
   const seen = new Set<string>();
   const out: MerchantSpelling[] = [];
   for (const klass of SPELLING_CLASSES) {
-    for (const m of CLASS_MEMBERS[klass](id)) {
-      const s = keep(id, others, klass, m);
+    for (const m of klass.members(id)) {
+      const s = keep(id, others, klass.name, m);
       if (!s || seen.has(s.segment)) continue;
       seen.add(s.segment);
       out.push(s);
@@ -108,7 +107,7 @@ export function coverageSpellings(merchants: readonly string[]): MerchantSpellin
       merchants.filter((m) => m !== id),
     );
     return SPELLING_CLASSES.flatMap((klass) => {
-      const members = all.filter((s) => s.klass === klass);
+      const members = all.filter((s) => s.klass === klass.name);
       const picked = members[k % Math.max(1, members.length)];
       return picked ? [picked] : [];
     });
@@ -123,9 +122,10 @@ export function spellingSummary(spellings: readonly MerchantSpelling[], served: 
 }
 
 /** What a drawn spelling is made of; `choice` and `bits` pick the member, its positions, characters and lengths. */
-export interface SpellingDraw {
+interface SpellingDraw {
   merchant: number;
-  klass: SpellingClass;
+  /** The class's index in SPELLING_CLASSES. */
+  klass: number;
   choice: number;
   bits: boolean[];
 }
@@ -138,7 +138,7 @@ export interface SpellingDraw {
 export function spellingDrawArb(merchants: readonly string[]): fc.Arbitrary<SpellingDraw> {
   return fc.record({
     merchant: fc.nat({ max: merchants.length - 1 }),
-    klass: fc.constantFrom(...SPELLING_CLASSES),
+    klass: fc.nat({ max: SPELLING_CLASSES.length - 1 }),
     choice: fc.nat({ max: 1000 }),
     bits: fc.array(fc.boolean(), { maxLength: 40 }),
   });
@@ -155,9 +155,10 @@ export function spellingOf(
 ): MerchantSpelling | undefined {
   const id = merchants[d.merchant] as string;
   const others = all.filter((m) => m !== id);
-  const drawn = randomMember(d.klass, id, d.choice, d.bits);
-  const s = drawn && keep(id, others, d.klass, drawn);
+  const klass = SPELLING_CLASSES[d.klass] as SpellingClass;
+  const drawn = klass.draw?.(id, d);
+  const s = drawn && keep(id, others, klass.name, drawn);
   if (s) return s;
-  const members = spellingsOf(id, others).filter((m) => m.klass === d.klass);
+  const members = spellingsOf(id, others).filter((m) => m.klass === klass.name);
   return members[d.choice % Math.max(1, members.length)];
 }

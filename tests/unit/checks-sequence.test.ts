@@ -1,30 +1,19 @@
 /**
- * The checks of another collection's filters and sorts (checks/field-order.ts, checks/field-filter.ts): each type's
- * order (numbers, instants whatever their UTC offset, code points, a locale's alphabet), records without the field at
- * one end, a string without a collation judged only by `-f` being the reverse of `f` apart from ties a collation could
- * make, and the filter's matches, total and empty answers.
+ * Sorts of any type (checks/compare.ts, checks/order.ts, checks/sequence.ts): each type's order (numbers, instants
+ * whatever their UTC offset, code points, a locale's alphabet), records without the field at one end, a string without
+ * a collation judged only by `-f` being the reverse of `f` apart from ties a collation could make, and ties in one
+ * order on every request.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  expectedFieldMatches,
-  fieldFilterViolation,
-  fieldTotalViolation,
-  fullFieldPageViolation,
-  unknownValueViolation,
-} from '../../checks/field-filter.ts';
-import {
-  fieldTieSplittingLimits,
-  instantOf,
-  reverseViolation,
-  sameFieldSequenceViolation,
-  typedSortViolation,
-} from '../../checks/field-order.ts';
-import type { Walked } from '../../checks/order.ts';
-import { unknownValues } from '../../core/generate/collection-arbitraries.ts';
+import { instantOf } from '../../checks/compare.ts';
+import { sortViolation, type Walked } from '../../checks/order.ts';
+import { reverseViolation, sameSequenceViolation, tieSplittingLimits } from '../../checks/sequence.ts';
 import type { CollectionSort } from '../../core/model/collection.ts';
-import { fieldValueCounts } from '../../core/model/result-set.ts';
 import { fakeExchange as exchange } from '../support/exchange.ts';
+
+/** A string field without a collation. */
+const STRING: CollectionSort = { field: 'v', type: 'string' };
 
 /** Records read as pages of `size`. */
 function walked(records: unknown[], size = 2): Walked {
@@ -45,7 +34,7 @@ const sort = (type: CollectionSort['type'], collation?: string): CollectionSort 
   ...(collation ? { collation } : {}),
 });
 const ordered = (values: unknown[], s: CollectionSort, descending = false) =>
-  typedSortViolation(walked(values.map((v, i) => rec(i, v))), s, descending, 'SRT-AMOUNT', 'x');
+  sortViolation(walked(values.map((v, i) => rec(i, v))), s, descending, 'SRT-AMOUNT', 'x');
 
 describe('typed sorts', () => {
   test('date-times compare as instants, whatever their UTC offset; fractions beyond milliseconds count', () => {
@@ -141,80 +130,12 @@ describe('a string without a collation: -f the reverse of f apart from ties', ()
   });
   test('ties in one order on every request; limits that split a tie group', () => {
     const ref = asc(['a', 'a', 'b', 'b', 'c']);
-    assert.equal(sameFieldSequenceViolation(walked(ref.records, 3), ref, 'v', 'SRT-AMOUNT', 'x'), undefined);
+    assert.equal(sameSequenceViolation(walked(ref.records, 3), ref, STRING, 'SRT-AMOUNT', 'x'), undefined);
     const swapped = walked([ref.records[1], ref.records[0], ...ref.records.slice(2)]);
     assert.match(
-      sameFieldSequenceViolation(swapped, ref, 'v', 'SRT-AMOUNT', 'x')?.received ?? '',
+      sameSequenceViolation(swapped, ref, STRING, 'SRT-AMOUNT', 'x')?.received ?? '',
       /a tie came in another order/,
     );
-    assert.deepEqual(fieldTieSplittingLimits(ref.records, 'v', 1, 4, 3), [1, 3]);
-  });
-});
-
-describe('filters of another field', () => {
-  const records = [rec(1, 'a'), rec(2, 'b'), rec(3, 'a'), { id: 4, v: 3 }];
-  test('only matching records (a scalar read as text), the total counted in the unfiltered set', () => {
-    assert.deepEqual(fieldValueCounts(records, 'v'), [
-      ['a', 2],
-      ['3', 1],
-      ['b', 1],
-    ]);
-    assert.equal(
-      fieldFilterViolation(walked([records[0], records[2]]), { field: 'v', value: 'a' }, 'FLT-STATUS'),
-      undefined,
-    );
-    assert.equal(fieldFilterViolation(walked([records[3]]), { field: 'v', value: '3' }, 'FLT-STATUS'), undefined);
-    assert.match(
-      fieldFilterViolation(walked(records), { field: 'v', value: 'a' }, 'FLT-STATUS')?.received ?? '',
-      /2 of 4 records have another/,
-    );
-    const want = expectedFieldMatches({ records, total: 4, complete: true }, { field: 'v', value: 'a' });
-    assert.deepEqual(want, { min: 2, max: 2 });
-    const page = (total: number) =>
-      exchange({ json: { success: true, message: 'OK', data: [], offset: 0, limit: 10, total } });
-    assert.equal(fieldTotalViolation(page(2), { field: 'v', value: 'a' }, want, 4), undefined);
-    assert.match(
-      fieldTotalViolation(page(4), { field: 'v', value: 'a' }, want, 4)?.received ?? '',
-      /the unfiltered total/,
-    );
-  });
-  test('a value no record has: a 4xx or an empty 200; never a pattern widened', () => {
-    const f = { field: 'v', value: 'a%' };
-    assert.equal(unknownValueViolation(exchange({ status: 400, json: {} }), f), undefined);
-    assert.equal(
-      unknownValueViolation(
-        exchange({ json: { success: true, message: '', data: [], offset: 0, limit: 10, total: 0 } }),
-        f,
-      ),
-      undefined,
-    );
-    assert.ok(
-      unknownValueViolation(
-        exchange({ json: { success: true, message: '', data: [rec(1, 'ab')], offset: 0, limit: 10, total: 1 } }),
-        f,
-      ),
-    );
-    const values = unknownValues(new Set(['duplicate', 'fraudulent']));
-    assert.ok(values.includes('dup%') && values.includes('duplicat_') && values.includes('%'));
-    assert.ok(!values.includes('duplicate'));
-  });
-  test('filtered pages hold min(limit, matches - offset) records', () => {
-    const f = { field: 'v', value: 'a' };
-    const page = (n: number) =>
-      exchange({
-        json: {
-          success: true,
-          message: 'OK',
-          data: Array.from({ length: n }, (_, i) => rec(i, 'a')),
-          offset: 0,
-          limit: 5,
-          total: 7,
-        },
-      });
-    assert.equal(fullFieldPageViolation(page(5), f, { offset: 0, limit: 5 }, 7), undefined);
-    assert.match(
-      fullFieldPageViolation(page(3), f, { offset: 0, limit: 5 }, 7)?.expected ?? '',
-      /5 records \(7 matches in all/,
-    );
+    assert.deepEqual(tieSplittingLimits(ref.records, STRING, 1, 4, 3), [1, 3]);
   });
 });

@@ -1,22 +1,22 @@
 /**
- * The grammar of merchant-id spellings (core/generate/merchant-spellings.ts) and how a spelled answer is judged
- * (checks/merchant-spellings.ts): every class on every merchant, only what goes on the wire, nothing that names
+ * The grammar of merchant-id spellings (core/generate/spelled-ids.ts) and how a spelled answer is judged
+ * (checks/spelled-id.ts): every class on every merchant, only what goes on the wire, nothing that names
  * another configured merchant, and the oracle's answer where the spelling resolves to the merchant.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { spelledExpectation } from '../../checks/merchant-spellings.ts';
+import { spelledExpectation } from '../../checks/spelled-id.ts';
 import {
   coverageSpellings,
   isSentAsWritten,
-  SPELLING_CLASSES,
   spelledPaymentsPath,
   spellingDrawArb,
   spellingOf,
   spellingSummary,
   spellingsOf,
-} from '../../core/generate/merchant-spellings.ts';
+} from '../../core/generate/spelled-ids.ts';
+import { SPELLING_CLASSES } from '../../core/generate/spelling-classes.ts';
 import { skeleton } from '../../core/generate/unicode-forms.ts';
 import type { Credential, SpelledCase, SpellingFacts } from '../../core/model/access.ts';
 import { IDENTITY } from '../../mock/index.ts';
@@ -35,7 +35,11 @@ describe('merchant-id spelling grammar', () => {
     const set = coverageSpellings(IDS);
     for (const id of IDS) {
       const classes = set.filter((s) => s.merchant === id).map((s) => s.klass);
-      assert.deepEqual(classes, [...SPELLING_CLASSES], id);
+      assert.deepEqual(
+        classes,
+        SPELLING_CLASSES.map((k) => k.name),
+        id,
+      );
     }
     assert.deepEqual(coverageSpellings(IDS), set);
     assert.equal(spellingSummary(set, 3), 'merchant-id spellings: 14 classes, 42 spellings on 3 merchants, 3 served');
@@ -104,14 +108,19 @@ describe('merchant-id spelling grammar', () => {
         const s = spellingOf(IDS, d);
         if (!s) return true;
         const path = spelledPaymentsPath(s.segment);
-        return isSentAsWritten(path) && s.segment !== encodeURIComponent(s.merchant) && s.klass === d.klass;
+        return (
+          isSentAsWritten(path) &&
+          s.segment !== encodeURIComponent(s.merchant) &&
+          s.klass === SPELLING_CLASSES[d.klass]?.name
+        );
       }),
       { numRuns: 300, seed: 7 },
     );
   });
 
   test('a drawn percent-encoding encodes exactly the drawn positions', () => {
-    const s = spellingOf([SB], { merchant: 0, klass: 'percent-encoding', choice: 1, bits: [true, false, true] });
+    const klass = SPELLING_CLASSES.findIndex((k) => k.name === 'percent-encoding');
+    const s = spellingOf([SB], { merchant: 0, klass, choice: 1, bits: [true, false, true] });
     assert.equal(s?.segment, `%6ds%62${SB.slice(3)}`);
   });
 });
