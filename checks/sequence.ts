@@ -186,7 +186,7 @@ export function orderedWalkViolation(
   /** The sets `expected` was taken from: what their pages break is named by a membership failure. */
   expectedFrom: readonly SetSource[] = [],
 ): Violation | undefined {
-  const { sort, descending, required } = order;
+  const { sort } = order;
   // Which records, and in which sequence, come from the sets compared: their flaws explain a difference; an order
   // broken within the walk is the walk's own.
   const describe = (r: unknown) => describeRecord(r, sort.field);
