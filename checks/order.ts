@@ -154,7 +154,7 @@ export function orderViolation(
  * sorted each on its own). Judged while the pages tile the listing: each one, but the last, as long as the next
  * page's offset says.
  */
-export function crossPageUnderGrowth(
+function crossPageUnderGrowth(
   walk: Walked,
   sort: CollectionSort,
   descending: boolean,
