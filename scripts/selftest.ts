@@ -10,7 +10,8 @@
  *      reports/specificity.json (tests/proof/)
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
- *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
+ *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive; pages
+ *      sorted each on their own fail the sort rules though the data grows
  *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; pages one record short
  *      name PAG-SIZE the likely cause and every other failure what it may follow from; a brand-new account is
  *      conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
