@@ -48,7 +48,6 @@ if (process.env.TEST_WORKER_INDEX === undefined && process.env[COLLECTIONS_VAR] 
 /** The checks of a rule and of its family (FLT-STATUS on payments, FLT-FIELD on refunds): their titles start with an id. */
 const checksOf = (id: string) => new RegExp(`(^| )(?:${family(id).join('|')}) `);
 
-
 const only = (process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean);
 const selected = (name: string) =>
   only.length === 0 || only.some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : name === o));
