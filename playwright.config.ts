@@ -173,7 +173,8 @@ const plan = (checks: Parameters<typeof writePlan>[1]) => writePlan(RUN.files.ch
 // project whole, so a sharded run judges every answer of its shard in a teardown project.
 const OTHERS_ENDED = resolve(RUN.files.watch, 'others-ended');
 const othersEnded = () => writeFileSync(OTHERS_ENDED, '');
-const projects = SHARD
+// The run's shard, as the main process read it from its arguments (a worker's are not the command's).
+const projects = RUN.shard
   ? [
       { name: 'checks', testIgnore: EVERY_ANSWER_SPEC, teardown: 'every answer' },
       { name: 'every answer', testMatch: EVERY_ANSWER_SPEC, fullyParallel: false, use: { watchOf: 'checks' } },
@@ -215,7 +216,7 @@ export default defineConfig<
             maxRps: target.maxRps,
             ledger,
             ...(target.maxTimeMs ? { plan } : {}),
-            ...(SHARD ? {} : { othersEnded }),
+            ...(RUN.shard ? {} : { othersEnded }),
           },
         ],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
