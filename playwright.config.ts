@@ -4,7 +4,7 @@
  * any request: a bad config stops the run with one message naming the variable, never its value.
  */
 import { randomInt } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
@@ -12,6 +12,7 @@ import { openLedger, resetLedger } from './core/client/ledger.ts';
 import { BaselineError, placeholderEntries } from './core/model/baseline.ts';
 import { COLLECTIONS_VAR, describeCollection, PAYMENTS, publishedCollections } from './core/model/collection.ts';
 import { RUN_OUTPUTS, shardFolder } from './core/model/outputs.ts';
+import { EVERY_ANSWER_SPEC } from './core/model/rules.ts';
 import {
   describeDepth,
   describeInputs,
@@ -39,8 +40,6 @@ const REPORTS = resolve(process.env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports'
 const own = (path: string) =>
   fileURLToPath(new URL(path.replace(/\.ts$/, extname(fileURLToPath(import.meta.url))), import.meta.url));
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
-/** The spec judged last, over every answer of the run. */
-const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
 // `-- --list` runs nothing: it must not clear what the last run left (the rule matrix's reporter writes nothing either).
 const listOnly = process.argv.includes('--list');
 // A shard (`--shard=2/3` or `--shard 2/3`) writes its rule matrix into its own folder (core/model/outputs.ts).
@@ -167,6 +166,21 @@ const ledger = openLedger(RUN.files.ledger);
 // The time budget's plan (--max-time): the console reporter hands it the checks once Playwright knows them.
 const plan = (checks: Parameters<typeof writePlan>[1]) => writePlan(RUN.files.checks, checks);
 
+// The checks of every answer (specs/every-answer.spec.ts) judge every answer the other checks got: they run last.
+// In the checks' own workers (a process fewer to start than a project of their own, about a second of a run on the
+// mock): their file sorts last and runs in one worker, and waits until the console reporter has seen every other
+// check end, which it says with this file. A shard runs its checks project's share of the checks but a teardown
+// project whole, so a sharded run judges every answer of its shard in a teardown project.
+const OTHERS_ENDED = resolve(RUN.files.watch, 'others-ended');
+const othersEnded = () => writeFileSync(OTHERS_ENDED, '');
+// The run's shard, as the main process read it from its arguments (a worker's are not the command's).
+const projects = RUN.shard
+  ? [
+      { name: 'checks', testIgnore: EVERY_ANSWER_SPEC, teardown: 'every answer' },
+      { name: 'every answer', testMatch: EVERY_ANSWER_SPEC, fullyParallel: false, use: { watchOf: 'checks' } },
+    ]
+  : [{ name: 'checks', use: { othersEnded: OTHERS_ENDED } }];
+
 // The run's facts for the HTML report (metadata) and Allure's environment; never a key.
 const facts = {
   target: target.bundledMock ? 'the bundled mock' : target.baseURL,
@@ -176,7 +190,10 @@ const facts = {
   seed: String(RUN.seed),
 };
 
-export default defineConfig<object, { watchOf: string | undefined; watchDir: string | undefined }>({
+export default defineConfig<
+  object,
+  { watchOf: string | undefined; watchDir: string | undefined; othersEnded: string | undefined }
+>({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
   grep: target.grep,
@@ -194,7 +211,13 @@ export default defineConfig<object, { watchOf: string | undefined; watchDir: str
       ? ['list']
       : [
           own('./reporters/console.ts'),
-          { budget: target.maxRequests, maxRps: target.maxRps, ledger, ...(target.maxTimeMs ? { plan } : {}) },
+          {
+            budget: target.maxRequests,
+            maxRps: target.maxRps,
+            ledger,
+            ...(target.maxTimeMs ? { plan } : {}),
+            ...(RUN.shard ? {} : { othersEnded }),
+          },
         ],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,
     // violations as <failure>) and requests.ndjson/.har, and gives the HTML report its title, the outcome.
@@ -220,11 +243,7 @@ export default defineConfig<object, { watchOf: string | undefined; watchDir: str
   // No trace, no screenshots, and no headers in `use`: nothing here may ever hold a key.
   use: { trace: 'off', screenshot: 'off', video: 'off', watchDir: RUN.files.watch },
   globalSetup: own('./fixtures/global-setup.ts'),
-  // The checks, then (their teardown) the checks of what no answer of the run may carry, which judge every answer
-  // the checks got (specs/every-answer.spec.ts): they run last, whatever else fails.
-  projects: [
-    { name: 'checks', testIgnore: EVERY_ANSWER, teardown: 'every answer' },
-    // One worker: the file's checks share what they learn (a few requests) and run in order.
-    { name: 'every answer', testMatch: EVERY_ANSWER, fullyParallel: false, use: { watchOf: 'checks' } },
-  ],
+  // The checks, then the checks of what no answer of the run may carry, which judge every answer the checks got
+  // (specs/every-answer.spec.ts): they run last, whatever else fails.
+  projects,
 });

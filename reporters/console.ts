@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { RULES, ruleIdOfTitle } from '../core/model/rules.ts';
+import { EVERY_ANSWER_SPEC, RULES, ruleIdOfTitle } from '../core/model/rules.ts';
 import { type LedgerCounts, NO_LEDGER, readRun } from '../core/model/run-context.ts';
 import type { PlannedCheck } from '../core/model/time-budget.ts';
 import { PROGRESS_EVERY_MS, type ProgressFacts, progressLine, requestsLeft } from './progress.ts';
@@ -42,7 +42,16 @@ interface ConsoleOptions {
   ledger?: LedgerCounts;
   /** Hands the run's checks to the time budget's plan, once they are known (core/run/time-budget.ts). */
   plan?: (checks: Array<PlannedCheck & { project: string }>) => void;
+  /** Called once every check but those of every answer has ended (they wait for it: specs/every-answer.spec.ts). */
+  othersEnded?: () => void;
   [option: string]: unknown;
+}
+
+/** The spec file that declares a check (its own location is the helper that declared it: fixtures/collections.ts). */
+function specFile(test: TestCase): string {
+  let suite: Suite | undefined = test.parent;
+  while (suite && suite.type !== 'file') suite = suite.parent;
+  return suite?.location?.file ?? '';
 }
 
 /** How often the progress line's clock looks: a line at most PROGRESS_EVERY_MS after the last, whatever happens. */
@@ -68,14 +77,18 @@ export default class ConsoleReporter extends playwrightListReporter() {
   private readonly finished: Array<{ requests: number }> = [];
   private readonly ledger: LedgerCounts;
   private readonly plan: ConsoleOptions['plan'];
+  private othersEnded: ConsoleOptions['othersEnded'];
+  /** The checks not ended yet, but those of every answer (they run last). */
+  private readonly others = new Set<string>();
 
   constructor(options: ConsoleOptions = {}) {
-    const { budget, maxRps, ledger, plan, ...list } = options;
+    const { budget, maxRps, ledger, plan, othersEnded, ...list } = options;
     super(list);
     this.budget = budget ?? 0;
     this.maxRps = maxRps ?? 0;
     this.ledger = ledger ?? NO_LEDGER;
     this.plan = plan;
+    this.othersEnded = othersEnded;
   }
 
   // The clock starts with the command (the run context's start), before Playwright and global setup: the preflight
@@ -99,10 +112,21 @@ export default class ConsoleReporter extends playwrightListReporter() {
       const row = this.rules.get(rule) ?? { total: 0, finished: 0 };
       row.total += 1;
       this.rules.set(rule, row);
+      // The checks of every answer run last whatever the plan (each starts while time is left): the plan is the others'.
+      if (EVERY_ANSWER_SPEC.test(specFile(test))) continue;
+      this.others.add(test.id);
       const level = RULES.find((r) => r.id === rule)?.level ?? 'MUST';
       planned.push({ id: test.id, rule, level, project: test.parent.project()?.name ?? '' });
     }
     this.plan?.(planned);
+    this.endOthers();
+  }
+
+  /** Tells the checks of every answer, once, that every other check has ended. */
+  private endOthers(): void {
+    if (this.others.size > 0 || !this.othersEnded) return;
+    this.othersEnded();
+    this.othersEnded = undefined;
   }
 
   override onTestBegin(test: TestCase, result: TestResult): void {
@@ -119,6 +143,8 @@ export default class ConsoleReporter extends playwrightListReporter() {
     const row = this.rules.get(ruleIdOfTitle(test.title) ?? test.title);
     if (row) row.finished += 1;
     this.finished.push({ requests: recordOfResult(test, result)?.requests ?? 0 });
+    this.others.delete(test.id);
+    this.endOthers();
   }
 
   override async onEnd(result: FullResult): Promise<void> {

@@ -6,11 +6,17 @@
  * once all others have (their own project, the checks project's teardown: playwright.config.ts) and judge them all
  * (checks/provenance.ts).
  *
+ * Where they share the checks' workers (a run that is not sharded: playwright.config.ts), this file sorts last and
+ * runs in one worker, in order; with two workers or more its first check waits until the runner has seen every other
+ * check end (the other worker may still be in its last one).
+ *
  * First they learn for themselves, so that a run of a few selected checks is judged too: every listing the
  * configuration can read, and every status seen on any of them asked on every listing by every key allowed to list it
  * (an empty answer is then evidence, not nothing to check).
  */
 
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { type Collection, runCollections } from '../core/model/collection.ts';
@@ -24,6 +30,18 @@ import { enumerate, Unusable } from '../core/run/walk.ts';
 import { addWatchCost, readWatchedAnswers } from '../core/run/watch.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 import { test } from '../fixtures/test.ts';
+
+// One worker, in order: the checks share what they learn (a few requests), and judge once every other check ended.
+test.describe.configure({ mode: 'default' });
+test.beforeAll(async () => {
+  const info = test.info();
+  const othersEnded = (info.project.use as { othersEnded?: string }).othersEnded;
+  // With one worker every other check ran before this file, in the same process.
+  if (!othersEnded || info.config.workers < 2) return;
+  // A hang guard only: each other check ends within its own time limit, and the runner sees every end.
+  if (info.timeout > 0) test.setTimeout(2 * info.timeout);
+  while (!existsSync(othersEnded)) await sleep(20);
+});
 
 /**
  * Every listing of every collection the configuration can read, the second sandbox merchant's too (read whole, so

@@ -62,9 +62,8 @@ interface CheckBudget {
 }
 
 /**
- * The time budget of one check (its test id), or undefined when the run has none. `last`: the check runs in the
- * project that judges every answer, after every other check (its deadline is the run's own end); `workers`: the
- * checks that run at once.
+ * The time budget of one check (its test id), or undefined when the run has none. `last`: a check of every answer,
+ * run after every other check (its deadline is the run's own end); `workers`: the checks that run at once.
  */
 export function checkBudget(
   run: RunContext | undefined,

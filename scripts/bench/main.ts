@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --quick] [-- --skip-prism] [-- --skip-depths]`: the figures and targets of docs/performance.md,
- * measured in one run, written to reports/bench.json and printed as one table (scripts/bench/figures.ts). Every child
+ * `npm run bench [-- --quick] [-- --skip-prism] [-- --skip-depths] [-- --rate-limited] [-- --split]`: the figures and
+ * targets of docs/performance.md, measured in one run, written to reports/bench.json and printed as one table (scripts/bench/figures.ts). Every child
  * leads its own process group (scripts/bench/children.ts). No key is printed or written: the Authorization header
  * exists only in autocannon's request options. Exit: 0 all measured (a missed target is a finding), 1 one was not, 2
  * bad option.
@@ -20,8 +20,10 @@ import { IDENTITY } from '../../mock/index.ts';
 import { freePort, isInterrupted, start, stop, stopAll, stopOnSignals, suiteEnv } from './children.ts';
 import { faultsCaught, measuredRun, onMock, rateLimited } from './depths.ts';
 import { type Figures, type Load, loadText, pacingText, type Run, render, rows, runsOf } from './figures.ts';
+import { measureSplit, splitReport } from './split.ts';
 
-export const USAGE = 'Usage: npm run bench [-- --quick] [-- --skip-prism] [-- --skip-depths]';
+export const USAGE =
+  'Usage: npm run bench [-- --quick] [-- --skip-prism] [-- --skip-depths] [-- --rate-limited] [-- --split]';
 const PATH = `${paymentsPath(IDENTITY.merchants.sandbox)}?limit=10`;
 const PLAYWRIGHT = 'node_modules/@playwright/test/cli.js';
 const log = (line: string) => console.log(redact(line));
@@ -29,11 +31,19 @@ const log = (line: string) => console.log(redact(line));
 /** The options and what they mean in runs and seconds. Throws on an unknown option or an argument. */
 export function parseOptions(args: string[]) {
   const flag = { type: 'boolean' } as const;
-  const options = { quick: flag, 'skip-prism': flag, 'skip-depths': flag, help: flag };
+  const options = {
+    quick: flag,
+    'skip-prism': flag,
+    'skip-depths': flag,
+    'rate-limited': flag,
+    split: flag,
+    help: flag,
+  };
   const { values } = parseArgs({ args, strict: true, options });
   const plan = values.quick ? { runs: 3, load: 2, warmUp: 1, memory: 10 } : { runs: 5, load: 5, warmUp: 3, memory: 60 };
   const skip = { prism: !!values['skip-prism'], depths: !!values['skip-depths'] };
-  return { quick: !!values.quick, skipPrism: skip.prism, skipDepths: skip.depths, help: !!values.help, plan };
+  const modes = { rateLimited: !!values['rate-limited'], split: !!values.split };
+  return { quick: !!values.quick, skipPrism: skip.prism, skipDepths: skip.depths, ...modes, help: !!values.help, plan };
 }
 
 /** The standard run as a user starts it, on the bundled mock (in-process, on a free port). */
@@ -100,10 +110,10 @@ async function measureFullRuns(plan: Plan, f: Figures): Promise<void> {
 }
 
 /**
- * Each depth: a run on the mock (standard's are the paired runs), one against the mock at 10 requests a second 40 ms
- * away, and the proof's fault projects at that depth. --quick: no rate-limited runs but standard's.
+ * Each depth: a run on the mock (standard's are the paired runs), the proof's fault projects at that depth, and with
+ * --rate-limited one against the mock at 10 requests a second 40 ms away (minutes each: standard's about 170 s).
  */
-async function measureDepths(quick: boolean, f: Figures, step: Step): Promise<void> {
+async function measureDepths(rateLimit: boolean, f: Figures, step: Step): Promise<void> {
   f.depths = {};
   for (const depth of DEPTHS) {
     const d: NonNullable<Figures['depths']>[typeof depth] = {};
@@ -118,7 +128,7 @@ async function measureDepths(quick: boolean, f: Figures, step: Step): Promise<vo
         log(`  ${d.mock.seconds.toFixed(2)} s, exit ${d.mock.exitCode}, ${d.mock.requests ?? '?'} requests`);
       });
     }
-    if (!quick || depth === 'standard') {
+    if (rateLimit) {
       await step(`Depth ${depth} against the mock allowing 10 requests/s, 40 ms away`, async () => {
         d.limited = await rateLimited(depth, dir('rate-limited'));
         const pacing = d.limited.pacing ? `: ${pacingText(d.limited.pacing)}` : '';
@@ -161,6 +171,28 @@ async function measurePrism(plan: Plan, f: Figures): Promise<void> {
   await stop(p);
 }
 
+/**
+ * --split: the floor and the standard run under --cpu-prof, `pairs` times alternately (scripts/bench/split.ts), printed
+ * process by process and written to reports/bench-split.json.
+ */
+async function split(pairs: number): Promise<number> {
+  log(`The floor and the standard run under --cpu-prof, ${pairs} pair(s); profiles in reports/bench/split-N/profiles`);
+  const [started, before] = [new Date(), loadavg()];
+  try {
+    const s = await measureSplit(pairs);
+    const avg = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+    const header = `npm run bench -- --split: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} CPUs, Node ${process.version}, load ${avg(before)} to ${avg(loadavg())}`;
+    writeFileSync('reports/bench-split.json', redact(`${JSON.stringify({ header, ...s }, null, 2)}\n`));
+    log(`\n${header}\n${splitReport(s).join('\n')}\nWrote reports/bench-split.json`);
+    return 0;
+  } catch (error) {
+    log(`ERROR ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await stopAll();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let opts: ReturnType<typeof parseOptions>;
   try {
@@ -178,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
   stopOnSignals();
   rmSync('reports/bench', { recursive: true, force: true });
   mkdirSync('reports/bench', { recursive: true });
+  if (opts.split) return split(opts.quick ? 1 : 3);
 
   const [f, errors, started, loadBefore]: [Figures, string[], Date, number[]] = [{}, [], new Date(), loadavg()];
   const step = async (name: string, body: () => Promise<void>) => {
@@ -192,7 +225,7 @@ async function main(argv: string[]): Promise<number> {
     await step('The standard run against the bundled mock, paired with the floor (two empty tests, two workers)', () =>
       measureFullRuns(plan, f),
     );
-    if (!opts.skipDepths) await measureDepths(opts.quick, f, step);
+    if (!opts.skipDepths) await measureDepths(opts.rateLimited, f, step);
     await step(`Mock: capacity (limit=10), then memory over ${plan.memory} s more at 10 connections`, () =>
       measureMock(plan, f),
     );
@@ -204,7 +237,12 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const avg = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-  const flags = [opts.quick && '--quick', opts.skipPrism && '--skip-prism', opts.skipDepths && '--skip-depths'];
+  const flags = [
+    opts.quick && '--quick',
+    opts.skipPrism && '--skip-prism',
+    opts.skipDepths && '--skip-depths',
+    opts.rateLimited && '--rate-limited',
+  ];
   const header =
     `npm run bench${flags.some(Boolean) ? ` -- ${flags.filter(Boolean).join(' ')}` : ''}: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ` +
     `${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load ${avg(loadBefore)} to ${avg(loadavg())}`;

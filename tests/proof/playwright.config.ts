@@ -14,7 +14,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { COLLECTIONS_VAR } from '../../core/model/collection.ts';
-import { EVERY_ANSWER_RULES, family, rule } from '../../core/model/rules.ts';
+import { EVERY_ANSWER_RULES, EVERY_ANSWER_SPEC, family, rule } from '../../core/model/rules.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
@@ -53,9 +53,6 @@ if (process.env.TEST_WORKER_INDEX === undefined && process.env[COLLECTIONS_VAR] 
 
 /** The checks of a rule and of its family (FLT-STATUS on payments, FLT-FIELD on refunds): their titles start with an id. */
 const checksOf = (id: string) => new RegExp(`(^| )(?:${family(id).join('|')}) `);
-
-/** The spec judged last, over every answer of a project: its teardown (`watch:<project>`) or, in a one-worker project, its last file. */
-const EVERY_ANSWER = /every-answer\.spec\.[jt]s$/;
 
 const only = (process.env.MATRIX_ONLY ?? '').split(',').filter(Boolean);
 const selected = (name: string) =>
@@ -108,12 +105,12 @@ const projects: MatrixProject[] = [
   // of one worker (a fault's handful of checks) runs them itself, last: one worker, files in alphabetical order
   // (every-answer.spec.ts sorts after the numbered specs and collections/), a process fewer to start than a teardown.
   .flatMap((p): MatrixProject[] => {
-    if (!watchedBy(p)) return [{ ...p, testIgnore: EVERY_ANSWER }];
+    if (!watchedBy(p)) return [{ ...p, testIgnore: EVERY_ANSWER_SPEC }];
     if ('workers' in p && p.workers === 1) return [{ ...p, fullyParallel: false }];
     const watch = `watch:${p.name}`;
     return [
-      { ...p, testIgnore: EVERY_ANSWER, teardown: watch },
-      { ...p, name: watch, testMatch: EVERY_ANSWER, fullyParallel: false, use: { ...p.use, watchOf: p.name } },
+      { ...p, testIgnore: EVERY_ANSWER_SPEC, teardown: watch },
+      { ...p, name: watch, testMatch: EVERY_ANSWER_SPEC, fullyParallel: false, use: { ...p.use, watchOf: p.name } },
     ];
   });
 

@@ -118,6 +118,10 @@ describe('bench: targets', () => {
     assert.ok(none.every((r) => r.met === undefined));
     assert.equal(none.find((r) => r.measure.startsWith('mock / Prism'))?.value, 'n/a (--skip-prism)');
     assert.equal(none.find((r) => r.measure.startsWith('watching'))?.value, 'not measured (needs /proc: Linux)');
+    // The runs at 10 requests a second take minutes: an option of their own, which the row names.
+    const limited = rows({}).filter((r) => r.measure.includes('10 req/s') || r.measure.startsWith('rate-limited'));
+    assert.equal(limited.length, 4);
+    assert.ok(limited.every((r) => r.value === 'not measured (npm run bench -- --rate-limited)'));
   });
 
   test('values as shown: the ratio to the floor, the share of standard catches, memory from start to end', () => {
@@ -162,11 +166,13 @@ describe('bench: the table', () => {
 });
 
 describe('bench: options', () => {
-  test('defaults: 5 runs, 5 s loads, 60 s of memory load, Prism and the depths included', () => {
+  test('defaults: 5 runs, 5 s loads, 60 s of memory load, Prism and the depths included, no rate-limited run', () => {
     assert.deepEqual(parseOptions([]), {
       quick: false,
       skipPrism: false,
       skipDepths: false,
+      rateLimited: false,
+      split: false,
       help: false,
       plan: { runs: 5, load: 5, warmUp: 3, memory: 60 },
     });
@@ -177,6 +183,11 @@ describe('bench: options', () => {
     assert.equal(parseOptions(['--skip-prism']).skipPrism, true);
     assert.equal(parseOptions(['--skip-depths']).skipDepths, true);
     assert.equal(parseOptions(['--help']).help, true);
+  });
+
+  test('--rate-limited adds each depth at 10 requests a second; --split profiles the floor and the standard run', () => {
+    assert.equal(parseOptions(['--rate-limited']).rateLimited, true);
+    assert.equal(parseOptions(['--split', '--quick']).split, true);
   });
 
   test('an unknown option or an argument is refused', () => {

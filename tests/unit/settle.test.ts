@@ -30,6 +30,7 @@ async function settled(
   let skipped: string | undefined;
   const info = {
     title,
+    titlePath: ['2-envelope.spec.ts', title],
     testId: 't1',
     annotations: [] as Array<{ type: string; description?: string }>,
     config: { workers: 1 },
@@ -44,7 +45,7 @@ async function settled(
   const mock = how.recordViolations ? { recordViolations: true } : undefined;
   let threw: Error | undefined;
   try {
-    await settle(body, how.settle)({ target, api, requestLog: undefined, mock, watchOf: undefined }, info);
+    await settle(body, how.settle)({ target, api, requestLog: undefined, mock }, info);
   } catch (error) {
     threw = error as Error;
   }
