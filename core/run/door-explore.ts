@@ -119,7 +119,7 @@ async function split(
 export async function exploreRefused(x: Explorer, base: DoorBase): Promise<void> {
   const cands = resolveCandidates(x.pool, base.values);
   const list = base.case.endpoint === 'list';
-  const shapes: PageRequest[] = list ? queryShapes(x.t.defaultLimit) : [{}, {}];
+  const shapes: PageRequest[] = list ? queryShapes(x.t.defaultLimit, x.t.depth.strength) : [{}, {}];
   const spent = { n: 0 };
   const opened = (e: Exchange) => is2xx(e.status);
   for (const [i, shape] of shapes.entries()) {
