@@ -78,8 +78,8 @@ describe('the access matrix meets every query feature with every key, merchant a
         ];
         const rows = list.map(factorsOf);
         // The rule's key classes (its credentials; the header grammar's extras are the spellings' coverage).
-        const keys = new Set(list.filter((c) => Object.keys(c.query).length > 0).map((c) => factorsOf(c)[0]));
-        const merchants = new Set(rows.map((r) => r[1]));
+        const keys = new Set(list.filter((c) => Object.keys(c.query).length > 0).map((c) => factorsOf(c)[0] as string));
+        const merchants = new Set(rows.map((r) => r[1] as string));
         const features = queryFeatures(t.defaultLimit, PAYMENTS, { overMax: true });
         const values = features.flatMap((f, i) => f.map((_, v) => `f${i}=${v}`));
         const methods = ['GET', 'HEAD', 'OPTIONS'].map((m) => `method=${m}`);
