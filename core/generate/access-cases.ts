@@ -2,9 +2,9 @@
  * The access matrix's requests (core/model/access.ts): for each access rule, on each collection, the requests whose
  * answer the rule fixes — method × credential × header spelling × endpoint × merchant × query — from the cells the
  * catalogue declares (core/model/rules.ts), as a fast-check arbitrary plus the examples always tried first (among them
- * the HEAD and OPTIONS classes of safe-methods.ts and the header grammar's coverage phase, auth-header.ts). The query
- * is the collection's own (its first filter, its sorts, its maximum limit): one set of dimensions (`QueryDimensions`)
- * that the examples, the draws and any deterministic phase before them share. core/run/access-property.ts sends them.
+ * the HEAD and OPTIONS classes of safe-methods.ts, the header grammar's coverage phase, auth-header.ts, and the
+ * query-shape phase, access-coverage.ts: a covering array at the depth's strength). The query is the collection's own
+ * (its first filter, its sorts, its maximum limit). core/run/access-property.ts sends them.
  */
 import fc from 'fast-check';
 import {
@@ -246,16 +246,16 @@ function mutationsOf(t: Target, slot: KeySlot): Credential[] {
 
 /**
  * The examples of a rule: every credential on the last endpoint and first merchant, canonically and without a query;
- * the full query on every endpoint and merchant; the keys of EVERY_SPELLING in every spelling on the status
- * endpoint, the sandbox merchant and the live merchant; the header grammar's coverage phase; and the methods phase
- * (every method form × endpoint × credential class, on the first merchant).
+ * the keys of EVERY_SPELLING in every spelling on the status endpoint, the sandbox merchant and the live merchant;
+ * the header grammar's coverage phase; and the methods phase (every method form × endpoint × credential class, on
+ * the first merchant; on a listing, HEAD and OPTIONS with each key class are the query-shape phase's). The queries
+ * are the query-shape phase's (access-coverage.ts, in accessCases).
  */
 function examplesOf(
   t: Target,
   rule: AccessRule,
   space: Space,
   c: Collection,
-  q: QueryDimensions,
   share: Share,
 ): AccessCase[] {
   const [endpoint, merchant] = [space.endpoints.at(-1) as Endpoint, space.merchants[0] as MerchantRole];
@@ -379,7 +379,7 @@ export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?:
     ? accessShapes(space.credentials, space.merchants, features, strength)
     : [];
   const shaped = shapes.map((r) => inForm(onList(r.credential, r.merchant, c, r.query), r.form));
-  const base = examplesOf(t, rule, space, c, q, share);
+  const base = examplesOf(t, rule, space, c, share);
   // Quick: each credential in each spelling and method once, wherever it was first placed; then the shapes.
   const examples = distinct([...(strength === 1 ? distinct(base, onceKey) : base), ...shaped], caseKey);
   const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
