@@ -324,8 +324,15 @@ const caseKey = (c: AccessCase) =>
     c.endpoint === 'status' ? '' : c.merchant,
     c.query,
   ]);
-/** What quick tries once: a credential in a spelling with a method, wherever (endpoint, merchant, query). */
-const onceKey = (c: AccessCase) => JSON.stringify([c.method ?? 'GET', c.preflight ?? false, c.credential, c.spelling]);
+/**
+ * What quick tries once: a credential in a spelling with a method, wherever (endpoint, merchant, query); a tampered
+ * key by its mutation, whichever key it tampers with.
+ */
+const onceKey = (c: AccessCase) => {
+  const k = c.credential;
+  const credential = k.kind === 'key' && k.mutation ? `mutation ${k.mutation.name}` : k;
+  return JSON.stringify([c.method ?? 'GET', c.preflight ?? false, credential, c.spelling]);
+};
 
 /** The cases of `cases` with a key not seen before, in order. */
 function distinct(cases: readonly AccessCase[], keyOf: (c: AccessCase) => string): AccessCase[] {
