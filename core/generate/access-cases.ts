@@ -251,13 +251,7 @@ function mutationsOf(t: Target, slot: KeySlot): Credential[] {
  * the first merchant; on a listing, HEAD and OPTIONS with each key class are the query-shape phase's). The queries
  * are the query-shape phase's (access-coverage.ts, in accessCases).
  */
-function examplesOf(
-  t: Target,
-  rule: AccessRule,
-  space: Space,
-  c: Collection,
-  share: Share,
-): AccessCase[] {
+function examplesOf(t: Target, rule: AccessRule, space: Space, c: Collection, share: Share): AccessCase[] {
   const [endpoint, merchant] = [space.endpoints.at(-1) as Endpoint, space.merchants[0] as MerchantRole];
   const at = (
     credential: Credential,
