@@ -24,6 +24,7 @@ export function openedViolation(c: DoorCase): Violation | undefined {
   if (added.segment && cred.kind === 'key' && !cred.mutation && ['live', 'restricted', 'test'].includes(cred.slot))
     return undefined;
   return {
+    standsUnderGrowth: true, // one answer: no payment appearing opens a refused request
     rule: base.expectation.rule,
     expected: `${base.expectation.answer} (or any other refusal) for ${base.expectation.what} ${describeAdded(added)}: an input the spec does not document never opens a refused request`,
     received: `${excerpt(e)} (served)`,
@@ -38,6 +39,7 @@ export function capViolation(c: DoorCase): Violation | undefined {
   const data = (e.json as { data?: unknown } | undefined)?.data;
   if (!Array.isArray(data) || data.length <= MAX_LIMIT) return undefined;
   return {
+    standsUnderGrowth: true,
     rule: 'LIM-CAP',
     expected: `at most ${MAX_LIMIT} records for ${base.expectation.what} ${describeAdded(added)}: no input widens the cap`,
     received: `${data.length} records`,

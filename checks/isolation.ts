@@ -28,6 +28,8 @@ export function sharedRecordsViolation(
     l.pages.find((p) => readEnvelope(p.exchange)?.data.some((r) => id(r) === first))?.exchange;
   const shown = shared.slice(0, SHOWN).map(short).join(', ');
   return {
+    // One id in two listings: no payment appearing explains it (a new one has an id of its own, in one listing).
+    ...(first.startsWith('id:') ? { standsUnderGrowth: true as const } : {}),
     rule,
     expected: `no record in both ${a.label} (${a.records.length} records) and ${b.label} (${b.records.length} records)`,
     received: `${shared.length} shared record(s): ${shown}${shared.length > SHOWN ? ', …' : ''}`,

@@ -8,7 +8,7 @@
  */
 import type { CollectionSort } from '../core/model/collection.ts';
 import type { Exchange } from '../core/model/exchange.ts';
-import { identity } from '../core/model/listing.ts';
+import { identity, readEnvelope } from '../core/model/listing.ts';
 import { fieldOf, pageHolding, type ResultSet } from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
@@ -82,7 +82,9 @@ export function sortViolation(
     (r, i) => !typed(i) || (indexes.includes(i) && !hasType(sort, compare, fieldOf(r, field))),
   );
   if (untyped >= 0) {
+    // A value one answer holds: no growth explains it.
     return {
+      standsUnderGrowth: true,
       rule,
       expected: `${label}: every ${field} is a ${sort.type}${required ? ' on every record' : ''}, to sort by`,
       received: shown(untyped),
@@ -112,12 +114,85 @@ export function sortViolation(
         ? 'the whole listing is in text order, not numeric'
         : '',
     ].filter(Boolean);
+    const onePage = pageOf(walk, i).page === pageOf(walk, j).page;
     return {
+      // Two records of one answer out of order: no growth explains it (across pages, see orderUnderGrowth).
+      ...(onePage ? { standsUnderGrowth: true as const } : {}),
       rule,
       expected: `${label}: ${field} ${descending ? 'descending' : 'ascending'} ${orderWords(sort)} over the whole listing (${walk.records.length} records, ${walk.pages.length} pages)`,
       received: `${shown(i)} before ${shown(j)}${hints.length ? ` (${hints.join('; ')})` : ''}`,
       ...evidence(walk, i, j),
     };
+  }
+  return undefined;
+}
+
+/**
+ * The sort rule where the data may have grown between pages: sortViolation, but an order broken across pages stands
+ * only as crossPageUnderGrowth finds it (a record of `known`, the records read before the walk began, listed after a
+ * record it sorts strictly before and never before it).
+ */
+export function orderViolation(
+  walk: Walked,
+  order: { sort: CollectionSort; descending: boolean; required?: boolean },
+  rule: RuleId,
+  label: string,
+  known: readonly unknown[],
+): Violation | undefined {
+  const { sort, descending, required = false } = order;
+  const v = sortViolation(walk, sort, descending, rule, label, required);
+  if (!v || v.standsUnderGrowth) return v;
+  return crossPageUnderGrowth(walk, sort, descending, rule, label, known) ?? v;
+}
+
+/**
+ * The order across pages no growth explains. Payments may appear while pages are read, never vanish or change
+ * (reading.md "Data that changes"), so a record's place in the sorted listing only moves back; the pages read places
+ * [offset, offset + limit) at increasing offsets. A record that existed before the walk began (one of `known`) and
+ * sorts strictly before a record of page k was, when page k was read, at a place before that page's end, and so was
+ * on page k or an earlier one when each was read. Listed first on a later page, it is a violation of the order (pages
+ * sorted each on its own). Judged while the pages tile the listing: each one, but the last, as long as the next
+ * page's offset says.
+ */
+function crossPageUnderGrowth(
+  walk: Walked,
+  sort: CollectionSort,
+  descending: boolean,
+  rule: RuleId,
+  label: string,
+  known: readonly unknown[],
+): Violation | undefined {
+  const compare = comparatorOf(sort);
+  if (!compare || known.length === 0) return undefined;
+  const key = identity([...known, ...walk.records]);
+  const before = new Set(known.map(key));
+  const { field } = sort;
+  const value = (i: number) => fieldOf(walk.records[i], field);
+  const sign = descending ? -1 : 1;
+  const seen = new Set<string>();
+  let last: number | undefined; // the record of the pages so far that sorts last
+  let start = 0;
+  for (const [p, page] of walk.pages.entries()) {
+    const size = readEnvelope(page.exchange)?.data.length ?? 0;
+    for (let i = start; i < start + size; i++) {
+      const k = key(walk.records[i]);
+      if (last === undefined || seen.has(k) || !before.has(k) || absent(value(i))) continue;
+      if (sign * compare(value(i), value(last)) >= 0) continue;
+      return {
+        rule,
+        standsUnderGrowth: true,
+        expected: `${label}: ${field} ${descending ? 'descending' : 'ascending'} ${orderWords(sort)} across pages, whatever payments appeared meanwhile (a record listed before the walk began comes no later than the page of any record it sorts before)`,
+        received: `record #${i} (${describeRecord(walk.records[i], field)}) on the page at offset ${page.offset} sorts before record #${last} (${describeRecord(walk.records[last], field)}) of an earlier page, and was on no earlier page`,
+        ...evidence(walk, last, i),
+      };
+    }
+    for (let i = start; i < start + size; i++) {
+      seen.add(key(walk.records[i]));
+      if (!absent(value(i)) && (last === undefined || sign * compare(value(i), value(last)) > 0)) last = i;
+    }
+    start += size;
+    const next = walk.pages[p + 1];
+    if (next && next.offset !== page.offset + size) return undefined; // a short page: the places no longer tile
   }
   return undefined;
 }

@@ -6,11 +6,18 @@
 import type { CollectionSort } from '../core/model/collection.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import { identity } from '../core/model/listing.ts';
-import { basedOn, basedOnPages, fieldOf, type ResultSet, type SetSource } from '../core/model/result-set.ts';
+import {
+  basedOn,
+  basedOnPages,
+  fieldOf,
+  type ResultSet,
+  readBefore,
+  type SetSource,
+} from '../core/model/result-set.ts';
 import type { RuleId } from '../core/model/rules.ts';
 import type { Violation } from '../core/model/verdict.ts';
 import { comparatorOf } from './compare.ts';
-import { absent, describeRecord, pageOf, permutationViolation, sortViolation, type Walked } from './order.ts';
+import { absent, describeRecord, orderViolation, pageOf, permutationViolation, type Walked } from './order.ts';
 
 /** Whether two records tie under the sort: equal by its comparator, else the same value. */
 function tiedUnder(sort: CollectionSort): (a: unknown, b: unknown) => boolean {
@@ -170,22 +177,23 @@ export function reverseViolation(
  * end); and the same sequence as `reference`, the same query read at another limit.
  */
 export function orderedWalkViolation(
-  walk: Walked & SetSource & Pick<ResultSet, 'complete'>,
+  walk: Walked & SetSource & Pick<ResultSet, 'complete' | 'read'>,
   order: { sort: CollectionSort; descending: boolean; required?: boolean },
-  reference: Walked & SetSource,
+  reference: Walked & SetSource & Pick<ResultSet, 'read'>,
   expected: readonly unknown[] | undefined,
   rule: RuleId,
   label: string,
   /** The sets `expected` was taken from: what their pages break is named by a membership failure. */
   expectedFrom: readonly SetSource[] = [],
 ): Violation | undefined {
-  const { sort, descending, required } = order;
+  const { sort } = order;
   // Which records, and in which sequence, come from the sets compared: their flaws explain a difference; an order
   // broken within the walk is the walk's own.
   const describe = (r: unknown) => describeRecord(r, sort.field);
   const same = walk.complete && expected ? permutationViolation(walk, expected, rule, label, describe) : undefined;
   return (
-    basedOnPages(sortViolation(walk, sort, descending, rule, label, required), walk) ??
+    // The reference was read before the walk: its records existed when the walk began (the order under growth).
+    basedOnPages(orderViolation(walk, order, rule, label, readBefore(reference, walk)), walk) ??
     basedOn(same, ...expectedFrom, walk) ??
     basedOn(sameSequenceViolation(walk, reference, sort, rule, label), reference, walk)
   );

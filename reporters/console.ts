@@ -47,6 +47,11 @@ interface ConsoleOptions {
 
 /** How often the progress line's clock looks: a line at most PROGRESS_EVERY_MS after the last, whatever happens. */
 const TICK_MS = 500;
+/**
+ * A line is due this long before the promise runs out: the runner's thread may be busy for a few seconds (loading and
+ * transpiling the specs on a loaded machine) when the clock would look, and the promise is kept from the command's start.
+ */
+const SLACK_MS = 3_000;
 
 export default class ConsoleReporter extends playwrightListReporter() {
   private readonly budget: number;
@@ -81,6 +86,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
     this.lastLine = this.started;
     this.timer = setInterval(() => this.tick(), TICK_MS);
     this.timer.unref();
+    this.tick(); // a start that already took most of the promised time says so now
   }
 
   override onBegin(suite: Suite): void {
@@ -120,10 +126,10 @@ export default class ConsoleReporter extends playwrightListReporter() {
     await super.onEnd(result);
   }
 
-  /** A progress line when the last one is PROGRESS_EVERY_MS old (less a tick), until the last check ends. */
+  /** A progress line when the last one is PROGRESS_EVERY_MS old (less the slack), until the last check ends. */
   private tick(): void {
     if (this.begun && this.checks.finished >= this.checks.total) return;
-    if (Date.now() - this.lastLine < PROGRESS_EVERY_MS - 2 * TICK_MS) return;
+    if (Date.now() - this.lastLine < PROGRESS_EVERY_MS - SLACK_MS) return;
     this.lastLine = Date.now();
     this.onStdOut(`${progressLine(this.facts())}\n`);
   }

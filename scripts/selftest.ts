@@ -10,7 +10,8 @@
  *      reports/specificity.json (tests/proof/)
  *   7. the secrets canary: runs against down/hanging/garbage/echoing targets leak no key into any artifact
  *   8. network: through a real proxy to the mock serving TLS; an untrusted certificate; run-wide pacing
- *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive
+ *   9. changing data: against the mock growing under the whole suite, no check fails, they say inconclusive; pages
+ *      sorted each on their own fail the sort rules though the data grows
  *  10. evidence: a total that depends on the query fails PAG-TOTAL with no rule inconclusive; pages one record short
  *      name PAG-SIZE the likely cause and every other failure what it may follow from; a brand-new account is
  *      conformant and lists what its data could not exercise (strict: it fails) (tests/e2e/evidence.ts)
@@ -51,7 +52,21 @@ interface Stage {
   passed: number;
   failed: number;
   seconds: number;
+  /** CPU seconds the stage spent, its own process's and its children's: what overlapping it with another would cost. */
+  cpu?: number;
   note: string;
+}
+
+/** CPU seconds so far: this process's and its waited-for children's (Linux: /proc/self/stat; elsewhere our own only). */
+function cpuSeconds(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    // Fields after the command's name in parentheses: cutime and cstime are the 14th and 15th, in clock ticks (100/s).
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {}
+  return (own.user + own.system) / 1e6 + (Number.isFinite(children) ? children : 0);
 }
 
 const stages: Stage[] = [];
@@ -70,9 +85,10 @@ async function stage(
   if (!want(name)) return;
   console.log(`\n=== ${name} ===`);
   const t0 = Date.now();
+  const cpu0 = cpuSeconds();
   const result = await body();
   const seconds = (Date.now() - t0) / 1000;
-  stages.push({ name, seconds, ...result });
+  stages.push({ name, seconds, cpu: cpuSeconds() - cpu0, ...result });
   console.log(`=== ${name}: ${result.failed === 0 ? 'ok' : 'FAILED'} (${result.note}) in ${seconds.toFixed(1)} s`);
 }
 
@@ -252,13 +268,15 @@ function listTests(): string[] {
 }
 
 const total = (Date.now() - started) / 1000;
-console.log('\nStage        result  passed  failed  seconds');
+console.log('\nStage        result  passed  failed  seconds  cpu s');
 for (const s of stages) {
+  const cpu = s.cpu === undefined ? '' : s.cpu.toFixed(1);
   console.log(
-    `${s.name.padEnd(12)} ${s.failed ? 'FAIL' : 'ok  '}    ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${s.seconds.toFixed(1).padStart(7)}  ${s.note}`,
+    `${s.name.padEnd(12)} ${s.failed ? 'FAIL' : 'ok  '}    ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${s.seconds.toFixed(1).padStart(7)}  ${cpu.padStart(5)}  ${s.note}`,
   );
 }
-console.log(`Total time: ${total.toFixed(1)} s`);
+const cpuTotal = stages.reduce((n, s) => n + (s.cpu ?? 0), 0);
+console.log(`Total time: ${total.toFixed(1)} s (${cpuTotal.toFixed(1)} s of CPU)`);
 const passed = stages.reduce((n, s) => n + s.passed, 0);
 const failed = stages.reduce((n, s) => n + s.failed, 0);
 console.log(`selftest: ${passed} passed, ${failed} failed`);

@@ -9,11 +9,11 @@
 import fc from 'fast-check';
 import { comparatorOf, orderWords } from '../checks/compare.ts';
 import { filterViolation, matching } from '../checks/filter.ts';
-import { describeRecord, permutationViolation, sortOf, sortViolation } from '../checks/order.ts';
+import { describeRecord, orderViolation, permutationViolation, sortOf } from '../checks/order.ts';
 import { orderedWalkViolation, reverseViolation, tieSplittingLimits, walkLimits } from '../checks/sequence.ts';
 import { type Collection, type CollectionSort, directions, requiredFields } from '../core/model/collection.ts';
 import { describeListing, type FieldFilter, maxLimitOf, withSelection } from '../core/model/listing.ts';
-import { basedOn, basedOnPages, fieldValueCounts, type ResultSet } from '../core/model/result-set.ts';
+import { basedOn, basedOnPages, fieldValueCounts, type ResultSet, readBefore } from '../core/model/result-set.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
@@ -63,7 +63,11 @@ async function bothWays(ctx: CheckContext, c: Collection, l: LearnedListing, s: 
     const order = sortOf(c.sorts, sort);
     const v: Violation | undefined =
       (filter ? filterViolation(set, filter, ctx.rule) : undefined) ??
-      basedOnPages(sortViolation(set, s, order.descending, ctx.rule, label, required(c, s)), set) ??
+      // The unsorted set was read first: its records existed when the sorted walk began (the order under growth).
+      basedOnPages(
+        orderViolation(set, { ...order, sort: s, required: required(c, s) }, ctx.rule, label, readBefore(l.set, set)),
+        set,
+      ) ??
       basedOn(same, l.set, set);
     assertNoViolation(v);
   }

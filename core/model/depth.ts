@@ -61,3 +61,11 @@ export function drawsAt(depth: Pick<DepthProfile, 'drawFactor'>, standard: numbe
 export function examplesAt<T>(depth: Pick<DepthProfile, 'examples'>, examples: readonly T[]): T[] {
   return depth.examples === 'all' ? [...examples] : examples.slice(0, depth.examples);
 }
+
+/**
+ * The depth a declared collection is searched at in a run of `depth`: one below (standard: quick's budgets, deep:
+ * standard's; quick stays quick). Every rule is still judged on it, its access matrix every value of every factor
+ * once at least, its coverage phase every class; payments, the spec's collection, gets the run's depth.
+ */
+export const depthBelow = (depth: DepthProfile): DepthProfile =>
+  DEPTH_PROFILES[DEPTHS[Math.max(0, DEPTHS.indexOf(depth.name) - 1)] as DepthName];

@@ -28,6 +28,10 @@ export interface ResultSet {
    * (PAG-TOTAL), a record twice (PAG-PARTITION). An expectation computed from the set says so (`basedOn`).
    */
   flaws: Flaw[];
+  /** When it was read (performance.now(), in its worker): from before its first request to after its last answer. */
+  read?: { from: number; to: number };
+  /** Read on through data that moved (a check's second attempt, core/run/changes.ts): its pages are not one snapshot. */
+  moved?: true;
 }
 
 /** A rule the set's own pages break, how, and which pages (by offset) show it. */
@@ -42,6 +46,10 @@ export interface Flaw extends Derivation {
 
 /** A set as an expectation's source: which listing, read at which limit, and what its pages break. */
 export type SetSource = Pick<ResultSet, 'listing' | 'limit' | 'flaws'>;
+
+/** The records of `earlier` when its last answer came before `later`'s first request (in one worker), else none. */
+export const readBefore = (earlier: Pick<ResultSet, 'records' | 'read'>, later: Pick<ResultSet, 'read'>) =>
+  earlier.read && later.read && earlier.read.to <= later.read.from ? earlier.records : [];
 
 /**
  * The violation of a check whose expectation was computed from these sets, saying which other rules their pages

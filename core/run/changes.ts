@@ -46,6 +46,15 @@ export async function sameData(ctx: Pick<CheckContext, 'api'>, first: Exchange, 
   }
 }
 
+/**
+ * A read that saw the data move (`sameData` threw): on a check's second attempt (`ctx.growth`) the read goes on and
+ * the change is kept, since what growth cannot explain is still judged (Violation.standsUnderGrowth); else it throws.
+ */
+export function readOnThrough(ctx: Pick<CheckContext, 'growth'>, error: unknown): void {
+  if (!(error instanceof DataChanged) || !ctx.growth) throw error;
+  ctx.growth.moved ??= error;
+}
+
 /** Reads of one set (one path, filter, sort and credential), whatever the window. */
 function setOf(e: Exchange): string {
   const selection = e.query.filter(([name]) => name !== 'offset' && name !== 'limit');

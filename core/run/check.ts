@@ -32,6 +32,11 @@ export interface CheckContext {
   depth: DepthProfile;
   /** Why the run's depth cannot judge the check's rule soundly (`beyondDepth`): its verdict is "not exercised". */
   beyond?: string;
+  /**
+   * Present on a check's second attempt, after the data moved under its first (fixtures/test.ts): walks read on
+   * through a change, the first one kept in `moved`, and only a violation no growth explains stands.
+   */
+  growth?: { moved?: Error };
 }
 
 /** A context outside a Playwright run (unit tests, scripts): its own notes, the rule and title given. */

@@ -1,13 +1,18 @@
 /**
  * Changing data (npm test): the whole suite against the bundled mock with a growing data set (MockOptions.grow), as
  * a busy shared sandbox is: one new payment in every listing (each merchant, each mode) after every N-th request.
- * Two scenarios: after every request (no two reads of a listing agree on its total: every check that reads more
- * than once is disturbed at its first reads), and after every 10th (most reads agree, so checks get past their first
- * reads and the growth lands between the reads they compare). A check that sees the data move under it retries
- * once, then reports "inconclusive"; it never passes or fails on data that changed. Required, in each scenario:
- * - exit 3 (inconclusive) or 0, never 1; no rule `fail`;
+ * Two scenarios:
+ * after every request (no two reads of a listing agree on its total: every check that reads more than once is disturbed
+ * at its first reads), and after every 10th (most reads agree, so checks get past their first reads and the growth
+ * lands between the reads they compare). A check that sees the data move under it reads again once, on through the
+ * growth: what growth can break (the count, the exact partition, one sequence at two limits) is then "inconclusive";
+ * what no growth explains (a record outside the filter, pages sorted each on its own, a refused request served, more
+ * than the cap) still fails. Required, in each scenario:
+ * - exit 3 (inconclusive) or 0, never 1; no rule `fail`: a legal server whose data grows is never nonconformant;
  * - every rule whose checks compare two reads (READ_COMPARING) is `inconclusive` or `pass`, never `not run`;
  * - after every request, the growth is felt: the rules comparing reads of whole listings say `inconclusive`.
+ * And on a server that sorts each page on its own (fault sort-per-page), growing after every request: exit 1 with the
+ * sort rules failing (SORT_RULES), their checks narrowed by --grep.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { startMock } from '../../mock/index.ts';
@@ -49,6 +54,34 @@ const SCENARIOS: readonly Scenario[] = [
  * listed here, go through the one data-changed judgment (core/run/changes.ts) like every check.
  */
 const EXPECTED_TO_FIX: readonly string[] = [];
+
+/** The sort rules a server sorting each page on its own breaks, growth or not. */
+const SORT_RULES = ['SRT-AMOUNT', 'SRT-FILTER'] as const;
+
+/** Sorts each page on its own, growing after every request: the sort rules must fail, not say inconclusive. */
+async function runPerPageSort(): Promise<ScenarioResult> {
+  const mock = await startMock({ grow: { every: 1 }, faults: ['sort-per-page'] });
+  const dir = 'reports/changing-data/sort-per-page';
+  rmSync(dir, { recursive: true, force: true });
+  const child = await runSuite(
+    { ...process.env, ...againstMock(mock.env), CONFORMANCE_REPORTS_DIR: dir, FC_NUM_RUNS: '5', FORCE_COLOR: '0' },
+    { args: ['--grep', 'SRT-'] },
+  );
+  await mock.stop();
+  const at = 'sorting each page on its own, growing every request';
+  let matrix: Matrix;
+  try {
+    matrix = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')) as Matrix;
+  } catch {
+    return { verdicts: {}, problems: [`${at}: no rule matrix (exit ${child.status}): ${child.stderr.slice(0, 300)}`] };
+  }
+  const verdicts = Object.fromEntries(matrix.rules.map((r) => [r.id, r.verdict]));
+  const problems = SORT_RULES.filter((id) => verdicts[id] !== 'fail').map(
+    (id) => `${at}: ${id} is ${verdicts[id] ?? 'missing'}, expected fail (no growth explains pages sorted each alone)`,
+  );
+  if (child.status !== 1) problems.push(`${at}: exit ${child.status}, expected 1`);
+  return { verdicts: {}, problems };
+}
 
 export interface ChangingDataResult {
   /** Per rule, its verdict in each scenario, joined by `/`. */
@@ -118,9 +151,10 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
 export async function runChangingData(): Promise<ChangingDataResult> {
   const results: ScenarioResult[] = [];
   for (const scenario of SCENARIOS) results.push(await runScenario(scenario));
+  const faulty = await runPerPageSort();
   const ids = [...new Set(results.flatMap((r) => Object.keys(r.verdicts)))];
   const verdicts = Object.fromEntries(ids.map((id) => [id, results.map((r) => r.verdicts[id] ?? '-').join('/')]));
-  return { verdicts, problems: results.flatMap((r) => r.problems) };
+  return { verdicts, problems: [...results.flatMap((r) => r.problems), ...faulty.problems] };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -25,3 +25,23 @@ export const scopedFaultOf = (project: string) => {
   const m = /^fault:(.+)@([a-z][a-z0-9-]*)$/.exec(project);
   return m ? { fault: m[1] as string, collection: m[2] as string } : undefined;
 };
+
+/**
+ * Catches that must hold on every seed (issue 28): each fault's seeded check (its cases drawn from FC_SEED), run once
+ * per seed of SEED_RUNS as a project `seed:<fault>:<seed>`; the judge wants it caught on every one. A door fault and
+ * access faults whose catch needs one query shape among the drawn ones (sorted and deep, sorted, filtered).
+ */
+export const SEED_FAULTS: Readonly<Record<string, RegExp>> = {
+  'live-on-sandbox-sorted-deep': /(^| )MODE-LIVE-SANDBOX the live key on a sandbox merchant gets 404 with any query/,
+  'forbidden-skipped-with-sort': /(^| )AUTH-FORBIDDEN the restricted key gets 403 on every merchant, with any query/,
+  'session-cookie-accepted': /(^| )AUTH-MISSING no undocumented input/,
+};
+
+/** The ten seeds every SEED_FAULTS catch runs with. */
+export const SEED_RUNS: readonly number[] = Array.from({ length: 10 }, (_, i) => 7919 * (i + 1));
+
+/** The fault and seed of a `seed:<fault>:<seed>` project, else undefined. */
+export function seedRunOf(project: string): { fault: string; seed: number } | undefined {
+  const m = /^seed:([^:]+):(\d+)$/.exec(project);
+  return m ? { fault: m[1] as string, seed: Number(m[2]) } : undefined;
+}

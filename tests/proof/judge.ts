@@ -16,7 +16,7 @@ import { redact } from '../../core/model/secrets.ts';
 import { renderFinding } from '../../core/model/verdict.ts';
 import { FAULTS } from '../../mock/index.ts';
 import { recordOfResult } from '../../reporters/records.ts';
-import { scopedFaultOf } from './collection-projects.ts';
+import { scopedFaultOf, seedRunOf } from './collection-projects.ts';
 import { describeCombination, legalProject } from './legal-space.ts';
 
 interface ProjectTally {
@@ -129,6 +129,21 @@ export default class ProofJudge implements Reporter {
         failedChecks: t.failed,
         ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
         verdict,
+      });
+    }
+    // A seeded catch run with one of ten seeds: caught by its rule on each, whatever the seed drew.
+    for (const name of [...this.tallies.keys()].filter((n) => seedRunOf(n))) {
+      const { fault, seed } = seedRunOf(name) as { fault: string; seed: number };
+      const f = FAULTS.find((x) => x.name === fault);
+      const t = this.tallies.get(name) as ProjectTally;
+      const caught = f !== undefined && [...t.fired].some((r) => sameFamily(r, f.rule));
+      mutation.push({
+        fault: `${fault} (FC_SEED=${seed})`,
+        rule: f?.rule ?? 'ENV-SCHEMA',
+        failedRules: [...t.fired].sort(),
+        failedChecks: t.failed,
+        ...(t.otherErrors.length ? { otherErrors: t.otherErrors.map(redact) } : {}),
+        verdict: t.tests === 0 ? 'NOT RUN' : caught ? 'caught' : 'MISSED',
       });
     }
     const specificity = [...this.tallies.entries()]

@@ -18,7 +18,13 @@ import { EVERY_ANSWER_RULES, family, rule } from '../../core/model/rules.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
-import { COLLECTION_FAULTS, EXAMPLE_COLLECTION, EXAMPLE_COLLECTIONS } from './collection-projects.ts';
+import {
+  COLLECTION_FAULTS,
+  EXAMPLE_COLLECTION,
+  EXAMPLE_COLLECTIONS,
+  SEED_FAULTS,
+  SEED_RUNS,
+} from './collection-projects.ts';
 import { drawLegalSpace, legalCount, legalSeed, variantArgs } from './legal-space.ts';
 import { VARIANT_SETS } from './variant-sets.ts';
 
@@ -85,8 +91,18 @@ const projects: MatrixProject[] = [
       use: { mock: { faults: [`${name}@${EXAMPLE_COLLECTION}`], recordViolations: true } },
     };
   }),
+  // Each seeded catch once per seed: the same verdict (caught) on every one.
+  ...Object.entries(SEED_FAULTS).flatMap(([name, grep]) =>
+    SEED_RUNS.map((fcSeed) => ({
+      name: `seed:${name}:${fcSeed}`,
+      grep,
+      workers: 1,
+      use: { mock: { faults: [name], fcSeed, recordViolations: true } },
+    })),
+  ),
 ]
-  .filter((p) => selected(p.name))
+  // The seed runs (95 s on 2 cores) run only when named: MATRIX_ONLY='seed:*'.
+  .filter((p) => (p.name.startsWith('seed:') ? only.length > 0 : true) && selected(p.name))
   // Each project, then its teardown: the checks of what no answer may carry, over that project's answers — for a
   // project whose checks they judge (all of them, or a fault's of the rules they judge); others need none. A project
   // of one worker (a fault's handful of checks) runs them itself, last: one worker, files in alphabetical order

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { comparatorOf, compareAmounts } from '../../checks/compare.ts';
-import { pageOf, permutationViolation, sortViolation, type Walked } from '../../checks/order.ts';
+import { orderViolation, pageOf, permutationViolation, sortViolation, type Walked } from '../../checks/order.ts';
 import { orderedWalkViolation, sameSequenceViolation, tieSplittingLimits, walkLimits } from '../../checks/sequence.ts';
 import { type CollectionSort, PAYMENTS } from '../../core/model/collection.ts';
 import { asKey } from '../../core/model/credentials.ts';
@@ -389,5 +389,60 @@ describe('orderedWalkViolation / walkLimits', () => {
     assert.deepEqual(walkLimits(19, 6), { min: 4, max: 18 });
     assert.deepEqual(walkLimits(0, 6), { min: 1, max: 1 });
     assert.deepEqual(walkLimits(100_000, 6), { min: 50, max: 100 });
+  });
+});
+
+describe('orderViolation: the order across pages where payments may have appeared (issue 28 item 6)', () => {
+  const known = [rec('a', 5), rec('b', 9), rec('c', 1), rec('d', 12)];
+  test('pages sorted each on its own: a record read before the walk, listed after one it sorts before, stands', () => {
+    const w = walked(
+      [
+        ['a', 5],
+        ['b', 9],
+      ],
+      [
+        ['c', 1],
+        ['d', 12],
+      ],
+    );
+    const v = orderViolation(w, ASC, 'SRT-AMOUNT', 'x', known);
+    assert.equal(v?.standsUnderGrowth, true);
+    assert.match(v?.received ?? '', /id c/);
+  });
+  test('a payment that appeared between two pages and sorts before the first page: a violation growth explains', () => {
+    // 5 9 | 7 9: y (7) appeared after the first page was read, pushing b (9) onto the second page too.
+    const w = walked(
+      [
+        ['a', 5],
+        ['b', 9],
+      ],
+      [
+        ['y', 7],
+        ['b', 9],
+      ],
+    );
+    const v = orderViolation(w, ASC, 'SRT-AMOUNT', 'x', known);
+    assert.ok(v, 'the order broken across pages is still reported');
+    assert.notEqual(v?.standsUnderGrowth, true, 'but not as a fact that stands under growth');
+  });
+  test('nothing known before the walk: no cross-page violation stands', () => {
+    const w = walked(
+      [
+        ['a', 5],
+        ['b', 9],
+      ],
+      [
+        ['c', 1],
+        ['d', 12],
+      ],
+    );
+    assert.notEqual(orderViolation(w, ASC, 'SRT-AMOUNT', 'x', [])?.standsUnderGrowth, true);
+  });
+  test('two records of one page out of order stand under growth', () => {
+    const w = walked([
+      ['b', 9],
+      ['a', 5],
+    ]);
+    assert.equal(orderViolation(w, ASC, 'SRT-AMOUNT', 'x', [])?.standsUnderGrowth, true);
   });
 });

@@ -10,10 +10,12 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { diffRuns, diffText } from '../../commands/diff.ts';
-import { DEPTH_PROFILES, drawsAt, examplesAt } from '../../core/model/depth.ts';
+import { type Collection, PAYMENTS } from '../../core/model/collection.ts';
+import { DEPTH_PROFILES, depthBelow, drawsAt, examplesAt } from '../../core/model/depth.ts';
 import type { Target } from '../../core/model/target.ts';
 import { beyondDepth, checkContext } from '../../core/run/check.ts';
 import { ConfigError, resolveTarget } from '../../core/run/config.ts';
+import { targetFor } from '../../core/run/learn.ts';
 import { forAll } from '../../core/run/property.ts';
 import { recordOf } from '../../core/run/record.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
@@ -91,6 +93,22 @@ describe('the property runner follows the depth', () => {
     assert.deepEqual([standard.length, quick.length, deep.length], [25, 3 + 4, 3 + 110]);
     assert.ok(deep.length - 3 >= 5 * (standard.length - 3), 'deep draws at least 5 times standard');
     assert.equal((await runs(DEPTH_PROFILES.quick, 5)).length, 3 + 1, "a property's own count scaled, at least one");
+  });
+});
+
+describe('a declared collection is searched one depth below the run', () => {
+  test('depthBelow: standard gives quick, deep standard, quick stays quick', () => {
+    assert.equal(depthBelow(DEPTH_PROFILES.standard).name, 'quick');
+    assert.equal(depthBelow(DEPTH_PROFILES.deep).name, 'standard');
+    assert.equal(depthBelow(DEPTH_PROFILES.quick).name, 'quick');
+  });
+  test("targetFor: payments keeps the run's depth, another collection gets the one below", () => {
+    const t = { maxRecords: 5000, depth: DEPTH_PROFILES.deep } as unknown as Target;
+    assert.equal(targetFor(t, PAYMENTS).depth.name, 'deep');
+    const { spec: _, ...rest } = PAYMENTS;
+    const other: Collection = { ...rest, name: 'refunds' };
+    assert.equal(targetFor(t, other).depth.name, 'standard');
+    assert.equal(targetFor(t, other).maxRecords, 300);
   });
 });
 
