@@ -110,6 +110,8 @@ function timeToVerdict() {
       const bound = `${d.requestBound.toLocaleString('en-US')} requests at most`;
       return `                         ${name.padEnd(9)} ${bound}: ${d.about}`;
     }),
+    '                       Each collection declared with --collections adds its own checks on top, at every depth',
+    '                       (quick too): what its checks cost beside payments, outside these bounds',
     '      --max-time TIME  a time budget for the whole run: 60s, 5m, 1h30m (CONFORMANCE_MAX_TIME). The run judges',
     '                       the most telling checks first at the pace it measures; a check that cannot finish in',
     '                       time is "not run (time budget)", named in the outcome and every report',

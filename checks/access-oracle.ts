@@ -8,7 +8,7 @@ import { type AccessCase, type AccessExpectation, isValidCredential, type Mercha
 import { type HeaderSpelling, type KeySlot, VALID_SLOTS } from '../core/model/credentials.ts';
 import type { SafeMethod } from '../core/model/endpoints.ts';
 import { type Exchange, is2xx } from '../core/model/exchange.ts';
-import { describeRequest, type PageRequest } from '../core/model/listing.ts';
+import { describeRequest, MAX_LIMIT, type PageRequest } from '../core/model/listing.ts';
 import type { AccessRule } from '../core/model/rules.ts';
 import { excerpt, standsUnderGrowth, type Violation } from '../core/model/verdict.ts';
 import { recordsCarried } from './method-answers.ts';
@@ -93,7 +93,7 @@ function canonical(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): 
  * the key (HTTP strips it) and for another scheme or a bare key (accepting them is ADV-SCHEME's advisory finding).
  */
 export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test' | 'live'): AccessExpectation {
-  const base = canonical(c, keyMode);
+  const base = overMax(c, canonical(c, keyMode));
   if (isCanonical(c.spelling) || !isValidCredential(c.credential) || !separated(c.spelling))
     return byMethod(c.method, base);
   return byMethod(c.method, {
@@ -101,6 +101,19 @@ export function expectedAccess(c: AccessCase, keyMode: (slot: KeySlot) => 'test'
     allowed: (s) => base.allowed(s) || s === 401,
     answer: `${base.answer}, or 401 (a spelling other than "Bearer <key>" may be refused)`,
   });
+}
+
+/**
+ * A limit above the collection's maximum may be refused as a bad request (§4.2: a 4xx, or the cap), whoever asks: a
+ * 400 or 422 shows nothing, so it is legal beside the rule's answer (which a server that caps still owes).
+ */
+function overMax(c: AccessCase, exp: AccessExpectation): AccessExpectation {
+  if (!((c.query.limit ?? 0) > (c.collection.maxLimit ?? MAX_LIMIT))) return exp;
+  return {
+    ...exp,
+    allowed: (s) => exp.allowed(s) || s === 400 || s === 422,
+    answer: `${exp.answer}, or 400/422 for the limit above ${c.collection.maxLimit ?? MAX_LIMIT}`,
+  };
 }
 
 /** The refusals of a method the target does not serve (or serves only with a key): always legal for HEAD. */

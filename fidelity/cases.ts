@@ -13,6 +13,7 @@ import { SPELLING_CLASSES } from '../core/generate/spelling-classes.ts';
 import type { AccessCase } from '../core/model/access.ts';
 import { type Collection, PAYMENTS } from '../core/model/collection.ts';
 import { authLabel, KEY_VARS } from '../core/model/credentials.ts';
+import { DEPTH_PROFILES } from '../core/model/depth.ts';
 import type { QueryPairs } from '../core/model/exchange.ts';
 import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest } from '../core/model/listing.ts';
 import { ACCESS_RULES, type RuleId } from '../core/model/rules.ts';
@@ -63,6 +64,9 @@ export function describeWindow(w: CaseWindow): string {
 const EVERY_SLOT = {
   keys: { test: 'sk_test_a1', live: 'sk_live_a2', restricted: 'sk_test_a3', revoked: 'sk_test_a4', old: 'sk_live_a5' },
   merchants: { sandbox: 'sandbox', live: 'live', otherSandbox: 'otherSandbox' },
+  // The query shapes of the access matrix: the default run's, at the default limit of the spec's examples.
+  defaultLimit: 10,
+  depth: DEPTH_PROFILES.standard,
 } as Target;
 const MERCHANTS: Record<string, string[]> = { live: ['LIVE_MERCHANT_ID'], otherSandbox: ['OTHER_SANDBOX_MERCHANT_ID'] };
 
@@ -94,7 +98,8 @@ function accessDrafts(sample: Sample, runs: number): Draft[] {
   const out: Draft[] = [];
   for (const rule of ACCESS_RULES) {
     const cases = accessCases(EVERY_SLOT, rule, PAYMENTS, status(SPEC_STATUS));
-    const examples = typeof cases === 'string' ? [] : cases.examples;
+    // A limit over the cap is LIM-CAP's difference (its own drafts): the access rules' cases stay within it.
+    const examples = typeof cases === 'string' ? [] : cases.examples.filter((c) => (c.query.limit ?? 0) <= MAX_LIMIT);
     const n = Math.min(runs, examples.length);
     for (const access of sample(fc.shuffledSubarray(examples, { minLength: n, maxLength: n }), 1, 4)[0] ?? []) {
       const { credential: cred, endpoint, merchant, query } = access;

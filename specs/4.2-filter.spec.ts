@@ -120,7 +120,13 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
         arb,
         async (k) =>
           unknownValueViolation(await fetchPage(ctx.api, listingOf(k)), { field: f.field, value: k.value }, ctx.rule),
-        { describe: (k) => describeListing(listingOf(k)), examples, numRuns: drawsOn(ctx, c, examples.length) },
+        // Every class of unknown value (case-changed, none such, each pattern) at every depth.
+        {
+          describe: (k) => describeListing(listingOf(k)),
+          examples,
+          coverage: true,
+          numRuns: drawsOn(ctx, c, examples.length),
+        },
       );
     },
   );

@@ -71,7 +71,7 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
     'pages at offsets 0, L, 2L, … at any limit L concatenate to the whole result set (any listing)',
     async (ctx) => {
       const { sets, first } = await partitioned(ctx, c);
-      const pages = walkPagesOn(c, 12);
+      const pages = walkPagesOn(c, 12, ctx.depth);
       const covered = (k: number) => {
         const set = sets[k] as ResultSet;
         return set.complete ? set.total : set.records.length;

@@ -99,7 +99,7 @@ async function sequenceProperty(
     return enumerate(ctx, withSelection(x.l.listing, { filter: x.filter, sort }));
   };
   const max = c.maxLimit ?? 100;
-  const pages = walkPagesOn(c, MAX_WALK_PAGES);
+  const pages = walkPagesOn(c, MAX_WALK_PAGES, ctx.depth);
   const totals: number[] = [];
   for (const [k] of cases.entries()) totals.push((await ref(k, sorts[0] as string)).total);
   const limits = (k: number) => walkLimits(totals[k] ?? 0, pages, max - 1);

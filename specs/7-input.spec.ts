@@ -61,7 +61,7 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
     async (ctx) => {
       const listings = readable(ctx.target, c);
       const { selections } = await nextTo(ctx, c);
-      const cases = coverageCases(c);
+      const cases = coverageCases(c, ctx.depth.strength === 1);
       ctx.notes.add(coverageSummary(cases));
       const failed: Array<{ label: string; violation: Violation }> = [];
       for (const [k, odd] of cases.entries()) {

@@ -121,6 +121,7 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
         {
           describe: (k) => `${describeListing(listingOf(k))} ${describeRequest({ offset: k.offset })} ${written(k)}`,
           examples,
+          coverage: true, // every notation of a limit above the cap, at every depth
           numRuns: drawsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
         },
       );

@@ -2,9 +2,9 @@
  * The access matrix's requests (core/model/access.ts): for each access rule, on each collection, the requests whose
  * answer the rule fixes — method × credential × header spelling × endpoint × merchant × query — from the cells the
  * catalogue declares (core/model/rules.ts), as a fast-check arbitrary plus the examples always tried first (among them
- * the HEAD and OPTIONS classes of safe-methods.ts and the header grammar's coverage phase, auth-header.ts). The query
- * is the collection's own (its first filter, its sorts, its maximum limit): one set of dimensions (`QueryDimensions`)
- * that the examples, the draws and any deterministic phase before them share. core/run/access-property.ts sends them.
+ * the HEAD and OPTIONS classes of safe-methods.ts, the header grammar's coverage phase, auth-header.ts, and the
+ * query-shape phase, access-coverage.ts: a covering array at the depth's strength). The query is the collection's own
+ * (its first filter, its sorts, its maximum limit). core/run/access-property.ts sends them.
  */
 import fc from 'fast-check';
 import {
@@ -29,9 +29,17 @@ import {
 import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest, STATUS_PATH } from '../model/listing.ts';
 import { type AccessCells, type AccessRule, accessCells } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
+import { accessShapes, shapeSummary } from './access-coverage.ts';
 import { aroundCoverage, aroundKeys, grammarSummary, otherSpellings, spellingArb } from './auth-header.ts';
 import { keyMutations, neverCreatedId } from './key-mutations.ts';
-import { type MethodForm, methodCoverage, methodCoverageSummary, methodFormArb } from './safe-methods.ts';
+import { queryFeatures } from './query-shapes.ts';
+import {
+  firstOfEachClass,
+  type MethodForm,
+  methodCoverage,
+  methodCoverageSummary,
+  methodFormArb,
+} from './safe-methods.ts';
 
 export const CANONICAL: HeaderSpelling = { scheme: 'Bearer', gap: ' ' };
 /** The spellings of `Bearer <key>` a target must treat alike (scheme case), and two spaces (refusal allowed). */
@@ -68,14 +76,6 @@ const queryDimensions = (c: Collection, filter?: FieldFilter): QueryDimensions =
   limit: { min: 1, max: c.maxLimit ?? MAX_LIMIT },
   ...(filter ? { filter } : {}),
   sorts: c.sorts.flatMap(directions),
-});
-
-/** Every parameter of the listing at once: a check skipped for any one of them shows here. */
-const fullQuery = (q: QueryDimensions): PageRequest => ({
-  offset: 1,
-  limit: 5,
-  ...(q.filter ? { filter: q.filter } : {}),
-  ...(q.sorts[1] ? { sort: q.sorts[1] } : {}),
 });
 
 /** A query of the listing: any subset of offset, limit, its filter and sort, with legal values. */
@@ -246,18 +246,12 @@ function mutationsOf(t: Target, slot: KeySlot): Credential[] {
 
 /**
  * The examples of a rule: every credential on the last endpoint and first merchant, canonically and without a query;
- * the full query on every endpoint and merchant; the keys of EVERY_SPELLING in every spelling on the status
- * endpoint, the sandbox merchant and the live merchant; the header grammar's coverage phase; and the methods phase
- * (every method form × endpoint × credential class, on the first merchant).
+ * the keys of EVERY_SPELLING in every spelling on the status endpoint, the sandbox merchant and the live merchant;
+ * the header grammar's coverage phase; and the methods phase (every method form × endpoint × credential class, on
+ * the first merchant; on a listing, HEAD and OPTIONS with each key class are the query-shape phase's). The queries
+ * are the query-shape phase's (access-coverage.ts, in accessCases).
  */
-function examplesOf(
-  t: Target,
-  rule: AccessRule,
-  space: Space,
-  c: Collection,
-  q: QueryDimensions,
-  share: Share,
-): AccessCase[] {
+function examplesOf(t: Target, rule: AccessRule, space: Space, c: Collection, share: Share): AccessCase[] {
   const [endpoint, merchant] = [space.endpoints.at(-1) as Endpoint, space.merchants[0] as MerchantRole];
   const at = (
     credential: Credential,
@@ -278,7 +272,6 @@ function examplesOf(
     (e): Array<{ e: Endpoint; m: MerchantRole }> =>
       e === 'status' ? [{ e, m: merchant }] : space.merchants.map((m) => ({ e, m })),
   );
-  for (const { e, m } of places) cases.push(at(space.credentials[0] as Credential, e, m, fullQuery(q)));
   const spelled = space.credentials.filter((k) => k.kind === 'key' && !k.mutation && EVERY_SPELLING.includes(k.slot));
   const spelledPlaces = places.filter((p) => p.m !== 'otherSandbox');
   for (const k of spelled) {
@@ -306,24 +299,50 @@ function examplesOf(
     if (mine(n++)) cases.push(spelledAt(around ? { kind: 'key', slot, around } : key(slot), turn(places, i), spelling));
   }
   for (const m of methodCoverage([...space.credentials, ...(space.grammar ?? [])], space.endpoints)) {
+    // HEAD and OPTIONS with each key class on the list: the query-shape phase sends them (access-coverage.ts).
+    if (m.endpoint === 'list' && !m.form.preflight && firstOfEachClass(space.credentials).includes(m.credential))
+      continue;
     cases.push(inForm(at(m.credential, m.endpoint, merchant, {}), m.form));
   }
-  const seen = new Set<string>();
-  return cases.filter((c) => {
-    const id = JSON.stringify([
-      c.method ?? 'GET',
-      c.preflight ?? false,
-      c.credential,
-      c.spelling,
-      c.endpoint,
-      c.endpoint === 'status' ? '' : c.merchant,
-      c.query,
-    ]);
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  return distinct(cases, caseKey);
 }
+
+/** What tells two cases apart: the request they send. */
+const caseKey = (c: AccessCase) =>
+  JSON.stringify([
+    c.method ?? 'GET',
+    c.preflight ?? false,
+    c.credential,
+    c.spelling,
+    c.endpoint,
+    c.endpoint === 'status' ? '' : c.merchant,
+    c.query,
+  ]);
+/**
+ * What quick tries once: a credential in a spelling with a method, wherever (endpoint, merchant, query); a tampered
+ * key by its mutation, whichever key it tampers with.
+ */
+const onceKey = (c: AccessCase) => {
+  const k = c.credential;
+  const credential = k.kind === 'key' && k.mutation ? `mutation ${k.mutation.name}` : k;
+  return JSON.stringify([c.method ?? 'GET', c.preflight ?? false, credential, c.spelling]);
+};
+
+/** The cases of `cases` with a key not seen before, in order. */
+function distinct(cases: readonly AccessCase[], keyOf: (c: AccessCase) => string): AccessCase[] {
+  const seen = new Set<string>();
+  return cases.filter((c) => !seen.has(keyOf(c)) && !!seen.add(keyOf(c)));
+}
+
+/** A case on a collection's list, written canonically. */
+const onList = (credential: Credential, merchant: MerchantRole, c: Collection, query: PageRequest): AccessCase => ({
+  credential,
+  spelling: CANONICAL,
+  endpoint: 'list',
+  merchant,
+  collection: c,
+  query,
+});
 
 /** Which of the run's collections this is (`index` of `of`): what they share goes to each in turn. */
 interface Share {
@@ -332,8 +351,11 @@ interface Share {
 }
 const ALONE: Share = { index: 0, of: 1 };
 
-/** Random requests beyond the examples, per rule. */
-export const RANDOM_RUNS = 10;
+/**
+ * Random requests beyond the examples, per rule at depth standard (quick draws one, deep five times as many): the
+ * query shapes are covered by construction before them (access-coverage.ts), the draws add spellings and mixes.
+ */
+export const RANDOM_RUNS = 4;
 
 /**
  * The requests of one rule on a collection (its filter: a value it has): its examples and an arbitrary over its space;
@@ -355,7 +377,16 @@ export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?:
       query: queryArb(q),
     })
     .map(({ form, ...k }): AccessCase => inForm({ ...k, collection: c }, form));
-  const examples = examplesOf(t, rule, space, c, q, share);
+  const strength = t.depth.strength;
+  const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true });
+  const shapes = space.endpoints.includes('list')
+    ? accessShapes(space.credentials, space.merchants, features, strength)
+    : [];
+  const shaped = shapes.map((r) => inForm(onList(r.credential, r.merchant, c, r.query), r.form));
+  const base = examplesOf(t, rule, space, c, share);
+  // Quick: each credential in each spelling and method once, wherever it was first placed; then the shapes.
+  const examples = distinct([...(strength === 1 ? distinct(base, onceKey) : base), ...shaped], caseKey);
   const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
-  return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods };
+  const shapesNote = shapes.length ? [shapeSummary(shapes, strength)] : [];
+  return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods, notes: shapesNote };
 }

@@ -138,51 +138,81 @@ function valueCase(parameter: string, c: CharClass, wanted: number, lengthClass:
  * The covering set: for each parameter, every length (0 to 4,096 and near the longest), each with a character class
  * in turn so that every class also meets every parameter; every number form on each parameter; and the structural
  * forms. Deterministic: the same set on every run. Some parameters get the number forms only (`numeric`) or no number
- * form (`textual`): coveredParameters.
+ * form (`textual`): coveredParameters. With `once` (depth quick) every class is sent once, not on every parameter:
+ * the lengths beside the character classes, the number forms and the structures each on the parameters in turn.
  */
-export function coverageCases(c: Collection): CoverageCase[] {
+export function coverageCases(c: Collection, once = false): CoverageCase[] {
   const { parameters, numeric, textual } = coveredParameters(c);
-  const cases: CoverageCase[] = [];
+  const all = [...parameters, ...textual, ...numeric];
   const lengths: Array<[number, string]> = [
     ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
     [Number.MAX_SAFE_INTEGER, 'near the longest'],
   ];
-  [...parameters, ...textual, ...numeric].forEach((parameter, p) => {
+  const rowsOf = Math.max(lengths.length, CHAR_CLASSES.length);
+  const lengthCase = (parameter: string, p: number, r: number) => {
+    const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
+    return valueCase(parameter, CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass, length, lengthClass);
+  };
+  if (once) {
+    const texts = all.filter((x) => !numeric.includes(x));
+    const numbers = all.filter((x) => !textual.includes(x));
+    return [
+      ...Array.from({ length: rowsOf }, (_, r) => lengthCase(texts[r % texts.length] as string, 0, r)),
+      ...NUMBER_FORMS.map(([value, form], i) => numberCase(numbers[i % numbers.length] as string, value, form)),
+      ...STRUCTURES.map((make, i) => make(texts[i % texts.length] as string)),
+    ];
+  }
+  return all.flatMap((parameter, p) => [
     // Rows enough for every length and every class: lengths cycle, classes shift per parameter (pairwise spread).
-    const rows = numeric.includes(parameter) ? 0 : Math.max(lengths.length, CHAR_CLASSES.length);
-    for (let r = 0; r < rows; r++) {
-      const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
-      const c = CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass;
-      cases.push(valueCase(parameter, c, length, lengthClass));
-    }
-    for (const [value, form] of textual.includes(parameter) ? [] : NUMBER_FORMS) {
-      cases.push({ label: `${parameter}=${value} (${form})`, parameter, classes: [form], pairs: [[parameter, value]] });
-    }
-    if (numeric.includes(parameter)) return;
-    const bracketed = `${parameter}[]`;
-    cases.push(
-      {
-        label: `${parameter}=1&${parameter}=2 (repeated)`,
-        parameter,
-        classes: ['repeated'],
-        pairs: [
-          [parameter, '1'],
-          [parameter, '2'],
-        ],
-      },
-      { label: `${bracketed}=X (bracketed sub-key)`, parameter, classes: ['bracketed'], pairs: [[bracketed, 'X']] },
-      {
-        label: `${parameter}[a]=X (named sub-key)`,
-        parameter,
-        classes: ['named sub-key'],
-        pairs: [[`${parameter}[a]`, 'X']],
-      },
-      { label: `${parameter}= (empty value)`, parameter, classes: ['empty value'], pairs: [[parameter, '']] },
-      { label: `${parameter} (no value)`, parameter, classes: ['no value'], pairs: [[parameter, '', 'bare']] },
-    );
-  });
-  return cases;
+    ...(numeric.includes(parameter) ? [] : Array.from({ length: rowsOf }, (_, r) => lengthCase(parameter, p, r))),
+    ...(textual.includes(parameter) ? [] : NUMBER_FORMS.map(([value, form]) => numberCase(parameter, value, form))),
+    ...(numeric.includes(parameter) ? [] : STRUCTURES.map((make) => make(parameter))),
+  ]);
 }
+
+const numberCase = (parameter: string, value: string, form: string): CoverageCase => ({
+  label: `${parameter}=${value} (${form})`,
+  parameter,
+  classes: [form],
+  pairs: [[parameter, value]],
+});
+
+/** The structural forms of a parameter: repeated, bracketed and named sub-keys, an empty value, no value. */
+const STRUCTURES: ReadonlyArray<(parameter: string) => CoverageCase> = [
+  (parameter) => ({
+    label: `${parameter}=1&${parameter}=2 (repeated)`,
+    parameter,
+    classes: ['repeated'],
+    pairs: [
+      [parameter, '1'],
+      [parameter, '2'],
+    ],
+  }),
+  (parameter) => ({
+    label: `${parameter}[]=X (bracketed sub-key)`,
+    parameter,
+    classes: ['bracketed'],
+    pairs: [[`${parameter}[]`, 'X']],
+  }),
+  (parameter) => ({
+    label: `${parameter}[a]=X (named sub-key)`,
+    parameter,
+    classes: ['named sub-key'],
+    pairs: [[`${parameter}[a]`, 'X']],
+  }),
+  (parameter) => ({
+    label: `${parameter}= (empty value)`,
+    parameter,
+    classes: ['empty value'],
+    pairs: [[parameter, '']],
+  }),
+  (parameter) => ({
+    label: `${parameter} (no value)`,
+    parameter,
+    classes: ['no value'],
+    pairs: [[parameter, '', 'bare']],
+  }),
+];
 
 /** How many classes a covering set covers, per parameter, in words for the record's notes. */
 export function coverageSummary(cases: readonly CoverageCase[]): string {

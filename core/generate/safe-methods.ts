@@ -18,7 +18,7 @@ export interface MethodForm {
   preflight?: true;
 }
 
-const GET_FORM: MethodForm = { name: 'GET', method: 'GET' };
+export const GET_FORM: MethodForm = { name: 'GET', method: 'GET' };
 /** The forms besides GET, each a class of the coverage phase. */
 export const METHOD_FORMS: readonly MethodForm[] = [
   { name: 'HEAD', method: 'HEAD' },
@@ -43,7 +43,7 @@ export const methodFormArb: fc.Arbitrary<MethodForm> = fc.oneof(
 );
 
 /** What the classes need of a credential (structurally the access oracle's `Credential`). */
-interface CredentialLike {
+export interface CredentialLike {
   kind: 'none' | 'malformed' | 'key';
   header?: string;
   slot?: string;
@@ -64,6 +64,13 @@ export function credentialClass(c: CredentialLike): string {
   return `${c.slot} key`;
 }
 
+/** The first credential of each class (credentialClass), in their order. */
+export function firstOfEachClass<C extends CredentialLike>(credentials: readonly C[]): C[] {
+  const byClass = new Map<string, C>();
+  for (const c of credentials) if (!byClass.has(credentialClass(c))) byClass.set(credentialClass(c), c);
+  return [...byClass.values()];
+}
+
 /** One request of the coverage phase: a form, an endpoint and a credential, with the classes it covers. */
 interface MethodCase<C, E> {
   form: MethodForm;
@@ -82,14 +89,13 @@ export function methodCoverage<C extends CredentialLike, E extends string>(
   credentials: readonly C[],
   endpoints: readonly E[],
 ): MethodCase<C, E>[] {
-  const byClass = new Map<string, C>();
-  for (const c of credentials) if (!byClass.has(credentialClass(c))) byClass.set(credentialClass(c), c);
   const cases: MethodCase<C, E>[] = [];
   for (const endpoint of endpoints) {
     for (const form of METHOD_FORMS) {
-      for (const [klass, credential] of byClass) {
+      for (const credential of firstOfEachClass(credentials)) {
         if (form.preflight && credential.kind !== 'none') continue;
-        cases.push({ form, endpoint, credential, label: `${form.name} × ${endpoint} × ${klass}` });
+        const label = `${form.name} × ${endpoint} × ${credentialClass(credential)}`;
+        cases.push({ form, endpoint, credential, label });
       }
     }
   }

@@ -25,6 +25,11 @@ export interface DepthProfile {
   examples: number | 'all';
   /** The access matrix: each class once, sampled as today, or every spelling with every key and query shape. */
   access: 'classes' | 'sampled' | 'every';
+  /**
+   * The strength of the deterministic phases' covering arrays (the access matrix's query shapes, the refused requests'
+   * shapes of the door checks, INP-ROBUST's classes): 1, every class once (quick); 2, every pair of two factors' values.
+   */
+  strength: 1 | 2;
   /** Requests the search for undocumented inputs may spend on a listing. */
   discovery: number;
   /** The requests a default run (payments only, every optional input) is tuned to stay within: --help states it. */

@@ -115,11 +115,19 @@ async function split(
   }
 }
 
+/** The rounds of candidate values a base gets: `rounds`, or one at strength 1 (quick). */
+const roundsAt = (x: Explorer, rounds: number) => (x.t.depth.strength === 1 ? 1 : rounds);
+
 /** A refused request: every shape of the query with a batch; a 2xx is split to its door, a masked batch asked plain. */
 export async function exploreRefused(x: Explorer, base: DoorBase): Promise<void> {
   const cands = resolveCandidates(x.pool, base.values);
   const list = base.case.endpoint === 'list';
-  const shapes: PageRequest[] = list ? queryShapes(x.t.defaultLimit) : [{}, {}];
+  // At strength 1 (quick) one round: the candidates' first values in the first shape (the access matrix sends the
+  // shapes themselves).
+  const shapes = (list ? queryShapes(x.t.defaultLimit, x.t.depth.strength) : [{}, {}]).slice(
+    0,
+    roundsAt(x, Number.POSITIVE_INFINITY),
+  );
   const spent = { n: 0 };
   const opened = (e: Exchange) => is2xx(e.status);
   for (const [i, shape] of shapes.entries()) {
@@ -168,7 +176,7 @@ export async function exploreAllowed(x: Explorer, base: DoorBase): Promise<void>
     // Refused as the random parameter was: the server refuses what it does not know.
     return !(s.status === ref.inert.status && ref.inert.status !== ref.plain.status);
   };
-  for (let i = 0; i < ALLOWED_ROUNDS; i++) {
+  for (let i = 0; i < roundsAt(x, ALLOWED_ROUNDS); i++) {
     const inputs = batchOf(cands, i);
     count(x, base, inputs);
     for (const chunk of chunks(inputs)) {

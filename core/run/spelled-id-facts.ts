@@ -74,7 +74,9 @@ export function askedCoverage(api: ApiClient, t: Target): Promise<AskedSpelling[
   if (!found) {
     found = (async () => {
       const out: AskedSpelling[] = [];
-      for (const s of coverageSpellings(spelledMerchants(t).map((m) => m.id))) out.push(await askSpelling(api, t, s));
+      // At strength 1 (quick) every class on one merchant of each mode: the other sandbox merchant is the sandbox's mode.
+      const merchants = spelledMerchants(t).filter((m) => t.depth.strength === 2 || m.role !== 'otherSandbox');
+      for (const s of coverageSpellings(merchants.map((m) => m.id))) out.push(await askSpelling(api, t, s));
       return out;
     })();
     coverage.set(api, found);

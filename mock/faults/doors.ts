@@ -171,6 +171,20 @@ export const DOOR_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'live-on-sandbox-desc-deep-get',
+    'MODE-LIVE-SANDBOX',
+    'the mode check is missing on one pair of query features alone: the live key lists a sandbox merchant on a GET sorted descending past the first pages (offset ≥ 30)',
+    {
+      access: (a, r) => {
+        const offset = Number(param(r.search, 'offset') ?? 0);
+        const descending = param(r.search, 'sort')?.startsWith('-') ?? false;
+        if (a.merchant?.kind !== 'sandbox' || a.mode !== 'live' || r.method !== 'GET' || !descending || !(offset >= 30))
+          return;
+        Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+      },
+    },
+  ),
 ];
 
 /** The issued keys as the faults above compare them (the mock's identity; the key table is the server's). */

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { ApiClient } from '../../core/client/http.ts';
 import { candidatePool, observe, resolveCandidates } from '../../core/generate/door-candidates.ts';
 import { BUILT_IN, parseVocabulary } from '../../core/generate/door-vocabulary.ts';
-import { pairwise, queryShapes } from '../../core/generate/query-shapes.ts';
+import { coveringArray, queryShapes } from '../../core/generate/query-shapes.ts';
 import { learnEcho, sameAnswer, shapeOf } from '../../core/model/answer-shape.ts';
 import { describeTally } from '../../core/model/door-tally.ts';
 import type { RuleId } from '../../core/model/rules.ts';
@@ -124,7 +124,7 @@ describe('answers compared beyond their echo', () => {
 describe('query shapes: every pair of two features in some query', () => {
   test('a covering array of strength 2, the same on every call', () => {
     const sizes = [2, 3, 2, 3];
-    const rows = pairwise(sizes);
+    const rows = coveringArray(sizes);
     for (let i = 0; i < sizes.length; i++)
       for (let j = i + 1; j < sizes.length; j++)
         for (let a = 0; a < (sizes[i] as number); a++)

@@ -103,4 +103,14 @@ export const DOOR_PROBES: Record<string, Probe> = {
       assert.equal(r.status, 404, `${q}: the mode check holds`);
     }
   },
+  'live-on-sandbox-desc-deep-get': async (p) => {
+    const { c, f } = await p.both(list(SB, 'sort=-amount&offset=30'), KEYS.live);
+    assert.deepEqual([c.status, f.status], [404, 200]);
+    for (const q of ['sort=amount&offset=30', 'sort=-amount&offset=10', 'offset=30']) {
+      const r = await call(p.faulty.url, list(SB, q), { key: KEYS.live });
+      assert.equal(r.status, 404, `${q}: the mode check holds`);
+    }
+    const head = await call(p.faulty.url, list(SB, 'sort=-amount&offset=30'), { key: KEYS.live, method: 'HEAD' });
+    assert.equal(head.status, 404, 'HEAD: the mode check holds');
+  },
 };
