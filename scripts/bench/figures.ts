@@ -92,6 +92,11 @@ const NOT_LIMITED = 'not measured (npm run bench -- --rate-limited)';
 
 /** The quick run against a polite sandbox (10 requests a second, 40 ms away) ends within this many seconds. */
 export const QUICK_LIMITED_SECONDS = 35;
+/**
+ * The quick run's goal in requests (30 s at 10 a second), below the bound it is tuned to today (core/model/depths.json,
+ * what --help states): the bench keeps saying how far it is.
+ */
+export const QUICK_REQUESTS_GOAL = 300;
 
 /** Each depth's rows: its requests (within its bound), its time on the mock and on the polite sandbox. */
 function depthRows(f: Figures): Row[] {
@@ -99,9 +104,9 @@ function depthRows(f: Figures): Row[] {
     const d = f.depths?.[name];
     const mock = name === 'standard' && f.conformance ? f.conformance.median : d?.mock?.seconds;
     const requests = name === 'standard' ? (f.conformance?.requests ?? d?.mock?.requests) : d?.mock?.requests;
-    const bound = DEPTH_PROFILES[name].requestBound;
-    const limited = d?.limited;
     const quick = name === 'quick';
+    const bound = quick ? QUICK_REQUESTS_GOAL : DEPTH_PROFILES[name].requestBound;
+    const limited = d?.limited;
     return [
       goal([
         `${name}: requests`,
