@@ -81,10 +81,15 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
   };
 }
 
+/** The scenarios in two lanes side by side: the targets that answer (CPU), and those that do not (waiting). */
 export async function runCanary(): Promise<CanaryResult[]> {
-  const results: CanaryResult[] = [];
-  for (const scenario of ['down', 'echo', 'garbage', 'hang'] as const) results.push(await runScenario(scenario));
-  return results;
+  const lane = async (scenarios: ReadonlyArray<'down' | HostileKind>) => {
+    const results: CanaryResult[] = [];
+    for (const scenario of scenarios) results.push(await runScenario(scenario));
+    return results;
+  };
+  const [silent, answering] = await Promise.all([lane(['down', 'hang']), lane(['echo', 'garbage'])]);
+  return [...silent, ...answering];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
