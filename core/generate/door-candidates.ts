@@ -17,6 +17,8 @@ interface Observed {
   recordFields: Map<string, string[]>;
   envelopeFields: Map<string, string>;
   headers: Map<string, string>;
+  /** Header names the target named in its answers without sending them (a CORS answer's lists, Vary). */
+  headerNames: Set<string>;
   cookies: Map<string, string>;
   linkParams: Map<string, string>;
 }
@@ -34,6 +36,8 @@ const DOCUMENTED: Readonly<Record<Channel, readonly string[]>> = {
 /** Response headers that are HTTP's own or the pace's: nothing a client would send back. */
 const NOT_REPLAYED =
   /^(date|content-(type|length|encoding|language)|connection|keep-alive|transfer-encoding|cache-control|pragma|expires|etag|last-modified|vary|server|set-cookie|allow|retry-after|location|strict-transport-security|access-control-.*|(x-)?ratelimit.*|age|via)$/i;
+/** Response headers whose value lists request header names the server reads (Fetch: CORS; RFC 9110 §12.5.5). */
+const NAMES_HEADERS = /^(access-control-(allow|expose)-headers|vary)$/i;
 /** A value that looks like a token a server hands out (a session id, a signed value). */
 const TOKEN_LIKE = /^[A-Za-z0-9._~+/=-]{16,}$/;
 /** What a header value may hold (RFC 9110 §5.5), and a cookie value (RFC 6265 §4.1.1). */
@@ -61,6 +65,7 @@ export function observe(answers: readonly Exchange[]): Observed {
     recordFields: new Map(),
     envelopeFields: new Map(),
     headers: new Map(),
+    headerNames: new Set(),
     cookies: new Map(),
     linkParams: new Map(),
   };
@@ -86,6 +91,9 @@ export function observe(answers: readonly Exchange[]): Observed {
           if (m && !o.cookies.has(m[1] as string)) o.cookies.set(m[1] as string, m[2] as string);
         }
       } else if (!NOT_REPLAYED.test(name) && !o.headers.has(name)) o.headers.set(name, value);
+      if (NAMES_HEADERS.test(name))
+        for (const n of value.split(','))
+          if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n.trim())) o.headerNames.add(n.trim());
       linkParams(value, o.linkParams);
     }
     if (e.text.includes('?')) linkParams(e.text.slice(0, 64 * 1024), o.linkParams);
@@ -112,6 +120,10 @@ function fromTarget(o: Observed, merchants: readonly string[]): CandidateSpec[] 
   for (const [name, value] of o.envelopeFields) add('query', name, [value], 'format');
   for (const [name, value] of o.linkParams) add('query', name, [value], classOfValue(value, merchants));
   for (const [name, value] of o.headers) add('header', name, [value], classOfValue(value, merchants));
+  // A header the server names but never sent: its meaning unknown, it carries what each class would (the key first).
+  for (const name of o.headerNames)
+    if (!o.headers.has(name.toLowerCase()))
+      add('header', name, [...new Set(Object.values(CLASS_VALUES).flat())], 'credentials');
   // What the server handed out is no credential (reading): replayed where a request must be refused.
   for (const [name, value] of o.cookies) add('cookie', name, [value], 'credentials');
   return out;

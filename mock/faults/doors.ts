@@ -43,6 +43,20 @@ export const DOOR_FAULTS: readonly Fault[] = [
     { alternateKey: (r, keys) => keys.find((k) => k.secret === header(r, 'x-api-key')) },
   ),
   fault(
+    'advertised-credential-header',
+    'AUTH-MISSING',
+    'a gateway names its own credential header in every CORS answer (Access-Control-Allow-Headers: …, X-Gateway-Credential) and authenticates a request without Authorization by it',
+    {
+      headers: (h) => {
+        h['Access-Control-Allow-Headers'] = 'Authorization, Content-Type, X-Gateway-Credential';
+      },
+      alternateKey: (r, keys) => {
+        const v = header(r, 'x-gateway-credential')?.replace(/^Bearer\s+/i, '');
+        return keys.find((k) => k.secret === v);
+      },
+    },
+  ),
+  fault(
     'session-cookie-accepted',
     'AUTH-MISSING',
     'answers to a valid key set a session cookie (Set-Cookie: sid=…); a request without Authorization that sends it back is that key',

@@ -48,6 +48,17 @@ describe('candidates: what the target showed, the collections, the vocabularies'
     assert.deepEqual([...observed.linkParams.keys()], ['cursor', 'page_token']);
   });
 
+  test('header names the target lists (CORS, Vary) are candidates that carry a key, the documented ones are not', () => {
+    const cors = fakeExchange({
+      headers: { 'access-control-allow-headers': 'Authorization, Content-Type, X-Gateway-Credential', vary: 'Origin' },
+    });
+    const pool = candidatePool({ observed: observe([cors]), merchants: [], collections: [], vocabularies: [] });
+    const gateway = pool.find((c) => c.channel === 'header' && c.name === 'X-Gateway-Credential');
+    assert.equal(gateway?.source, 'target');
+    assert.ok(gateway?.values.includes('{key}'), 'a name of unknown meaning is tried with the key');
+    assert.ok(!pool.some((c) => /^(authorization|content-type)$/i.test(c.name)), 'documented headers stay out');
+  });
+
   test('one candidate per name and channel (the first source), never a documented input, never a key in a URL', () => {
     const pool = candidatePool({
       observed,

@@ -20,6 +20,17 @@ export const DOOR_PROBES: Record<string, Probe> = {
     const revoked = await call(p.faulty.url, list(SB), { key: null, headers: { 'x-api-key': KEYS.revoked } });
     assert.equal(revoked.status, 401, 'a revoked key stays refused there');
   },
+  'advertised-credential-header': async (p) => {
+    const { c, f } = await p.both(list(SB), null, undefined);
+    assert.deepEqual([c.status, f.status], [401, 401], 'no key anywhere: refused');
+    assert.match(f.headers.get('access-control-allow-headers') ?? '', /X-Gateway-Credential/);
+    const headers = { 'x-gateway-credential': KEYS.test };
+    const [clean, faulty] = await Promise.all([
+      call(p.clean.url, list(SB), { key: null, headers }),
+      call(p.faulty.url, list(SB), { key: null, headers }),
+    ]);
+    assert.deepEqual([clean.status, faulty.status], [401, 200]);
+  },
   'session-cookie-accepted': async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=1'));
     assert.equal(c.headers.get('set-cookie'), null);
