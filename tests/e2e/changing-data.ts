@@ -15,7 +15,7 @@
  * sort rules failing (SORT_RULES), their checks narrowed by --grep.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { startMock } from '../../mock/index.ts';
+import { type MockOptions, startMock } from '../../mock/index.ts';
 import { againstMock, runSuite } from '../../scripts/run-suite.ts';
 
 /** Rules whose checks compare two or more reads of the target. */
@@ -58,23 +58,36 @@ const EXPECTED_TO_FIX: readonly string[] = [];
 /** The sort rules a server sorting each page on its own breaks, growth or not. */
 const SORT_RULES = ['SRT-AMOUNT', 'SRT-FILTER'] as const;
 
+/** The suite (five draws a property) against the mock growing under it, in reports/changing-data/NAME; its rule matrix. */
+async function onGrowingMock(opts: MockOptions, name: string, args: string[] = []) {
+  const mock = await startMock(opts);
+  const dir = `reports/changing-data/${name}`;
+  rmSync(dir, { recursive: true, force: true });
+  const env = {
+    ...process.env,
+    ...againstMock(mock.env),
+    CONFORMANCE_REPORTS_DIR: dir,
+    FC_NUM_RUNS: '5',
+    FORCE_COLOR: '0',
+  };
+  const child = await runSuite(env, { args });
+  await mock.stop();
+  try {
+    return { child, matrix: JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')) as Matrix };
+  } catch {
+    return { child, matrix: undefined };
+  }
+}
+
 /** Sorts each page on its own, growing after every request: the sort rules must fail, not say inconclusive. */
 async function runPerPageSort(): Promise<ScenarioResult> {
-  const mock = await startMock({ grow: { every: 1 }, faults: ['sort-per-page'] });
-  const dir = 'reports/changing-data/sort-per-page';
-  rmSync(dir, { recursive: true, force: true });
-  const child = await runSuite(
-    { ...process.env, ...againstMock(mock.env), CONFORMANCE_REPORTS_DIR: dir, FC_NUM_RUNS: '5', FORCE_COLOR: '0' },
-    { args: ['--grep', 'SRT-'] },
-  );
-  await mock.stop();
   const at = 'sorting each page on its own, growing every request';
-  let matrix: Matrix;
-  try {
-    matrix = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')) as Matrix;
-  } catch {
+  const { child, matrix } = await onGrowingMock({ grow: { every: 1 }, faults: ['sort-per-page'] }, 'sort-per-page', [
+    '--grep',
+    'SRT-',
+  ]);
+  if (!matrix)
     return { verdicts: {}, problems: [`${at}: no rule matrix (exit ${child.status}): ${child.stderr.slice(0, 300)}`] };
-  }
   const verdicts = Object.fromEntries(matrix.rules.map((r) => [r.id, r.verdict]));
   const problems = SORT_RULES.filter((id) => verdicts[id] !== 'fail').map(
     (id) => `${at}: ${id} is ${verdicts[id] ?? 'missing'}, expected fail (no growth explains pages sorted each alone)`,
@@ -100,25 +113,10 @@ interface ScenarioResult {
 }
 
 async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
-  const mock = await startMock({ grow: { every: scenario.every } });
-  const dir = `reports/changing-data/every-${scenario.every}`;
-  rmSync(dir, { recursive: true, force: true });
-  const child = await runSuite({
-    ...process.env,
-    ...againstMock(mock.env),
-    CONFORMANCE_REPORTS_DIR: dir,
-    FC_NUM_RUNS: '5',
-    FORCE_COLOR: '0',
-  });
-  await mock.stop();
-
   const at = `growing ${scenario.name}`;
-  let matrix: Matrix;
-  try {
-    matrix = JSON.parse(readFileSync(`${dir}/conformance.json`, 'utf8')) as Matrix;
-  } catch {
+  const { child, matrix } = await onGrowingMock({ grow: { every: scenario.every } }, `every-${scenario.every}`);
+  if (!matrix)
     return { verdicts: {}, problems: [`${at}: no rule matrix (exit ${child.status}): ${child.stderr.slice(0, 300)}`] };
-  }
   const verdicts = Object.fromEntries(matrix.rules.map((r) => [r.id, r.verdict]));
   const problems: string[] = [];
   const failed = Object.keys(verdicts).filter((id) => verdicts[id] === 'fail');

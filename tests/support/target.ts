@@ -1,5 +1,6 @@
 import { DEPTH_PROFILES } from '../../core/model/depth.ts';
 import type { Target } from '../../core/model/target.ts';
+import type { MockEnv } from '../../mock/index.ts';
 /** A complete `Target` for unit tests: loopback, no pacing, small limits; each test overrides what it needs. */
 
 export function testTarget(over: Partial<Target> = {}): Target {
@@ -36,5 +37,24 @@ export const everyKeyTarget = (over: Partial<Target> = {}): Target =>
       old: 'sk_test_UnitRevoked04x',
     },
     merchants: { sandbox: 'msb_1', live: 'mlv_1', otherSandbox: 'msb_2' },
+    ...over,
+  });
+
+/** The bundled mock (its env, mock/index.ts) as a target with every key and merchant it has: the door tests' own. */
+export const mockTarget = (env: MockEnv, over: Partial<Target> = {}): Target =>
+  testTarget({
+    baseURL: env.API_BASE_URL,
+    keys: {
+      test: env.API_TEST_KEY,
+      live: env.API_LIVE_KEY,
+      restricted: env.API_RESTRICTED_KEY,
+      revoked: env.API_REVOKED_KEY,
+    },
+    merchants: {
+      sandbox: env.SANDBOX_MERCHANT_ID,
+      live: env.LIVE_MERCHANT_ID,
+      otherSandbox: env.OTHER_SANDBOX_MERCHANT_ID,
+    },
+    maxRequests: 2000,
     ...over,
   });

@@ -20,7 +20,7 @@ import { accessProperty } from '../../core/run/access-property.ts';
 import { checkContext } from '../../core/run/check.ts';
 import { startMock } from '../../mock/index.ts';
 import { paymentsCases } from '../support/access.ts';
-import { everyKeyTarget, testTarget } from '../support/target.ts';
+import { everyKeyTarget, mockTarget } from '../support/target.ts';
 
 /** Every `strength`-tuple of values of distinct factors is in some row. */
 function covers(rows: number[][], sizes: number[], strength: 1 | 2): boolean {
@@ -104,34 +104,13 @@ describe('the access matrix meets every query feature with every key, merchant a
   }
 });
 
-/** The bundled mock as a target, every key and merchant configured, at seed `seed`. */
-function mockTarget(env: Record<string, string>, seed: number): Target {
-  return testTarget({
-    baseURL: env.API_BASE_URL as string,
-    keys: {
-      test: env.API_TEST_KEY as string,
-      live: env.API_LIVE_KEY,
-      restricted: env.API_RESTRICTED_KEY,
-      revoked: env.API_REVOKED_KEY,
-    },
-    merchants: {
-      sandbox: env.SANDBOX_MERCHANT_ID as string,
-      live: env.LIVE_MERCHANT_ID,
-      otherSandbox: env.OTHER_SANDBOX_MERCHANT_ID,
-    },
-    maxRequests: 2000,
-    fcSeed: seed,
-    depth: DEPTH_PROFILES.standard,
-  });
-}
-
 /** The verdict of MODE-LIVE-SANDBOX's access check against the mock, on each seed. */
 async function verdicts(opts: { faults?: string[]; variants?: string[] }, seeds: number[]): Promise<string[]> {
   const mock = await startMock({ port: 0, ...opts });
   try {
     const out: string[] = [];
     for (const seed of seeds) {
-      const t = mockTarget(mock.env as unknown as Record<string, string>, seed);
+      const t = mockTarget(mock.env, { fcSeed: seed, depth: DEPTH_PROFILES.standard });
       const ctx = checkContext(t, new ApiClient(t), 'MODE-LIVE-SANDBOX');
       try {
         await accessProperty(ctx, PAYMENTS);

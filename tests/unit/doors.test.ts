@@ -14,14 +14,13 @@ import { coveringArray, queryShapes } from '../../core/generate/query-shapes.ts'
 import { learnEcho, sameAnswer, shapeOf } from '../../core/model/answer-shape.ts';
 import { describeTally } from '../../core/model/door-tally.ts';
 import type { RuleId } from '../../core/model/rules.ts';
-import type { Target } from '../../core/model/target.ts';
 import { RuleViolation } from '../../core/model/verdict.ts';
 import { checkContext } from '../../core/run/check.ts';
 import { doorCheck } from '../../core/run/door-check.ts';
 import { exploreDoors } from '../../core/run/doors.ts';
 import { startMock } from '../../mock/index.ts';
 import { fakeExchange } from '../support/exchange.ts';
-import { testTarget } from '../support/target.ts';
+import { mockTarget } from '../support/target.ts';
 
 describe('candidates: what the target showed, the collections, the vocabularies', () => {
   const listing = fakeExchange({
@@ -153,32 +152,11 @@ describe('query shapes: every pair of two features in some query', () => {
   });
 });
 
-/** The bundled mock as a target, with every key and merchant. */
-function mockTarget(env: Record<string, string | undefined>, over: Partial<Target> = {}): Target {
-  return testTarget({
-    baseURL: env.API_BASE_URL as string,
-    keys: {
-      test: env.API_TEST_KEY as string,
-      live: env.API_LIVE_KEY,
-      restricted: env.API_RESTRICTED_KEY,
-      revoked: env.API_REVOKED_KEY,
-    },
-    merchants: {
-      sandbox: env.SANDBOX_MERCHANT_ID as string,
-      live: env.LIVE_MERCHANT_ID,
-      otherSandbox: env.OTHER_SANDBOX_MERCHANT_ID,
-    },
-    maxRequests: 2000,
-    fcSeed: 7,
-    ...over,
-  });
-}
-
 /** The door check of `rule` against the mock with these faults and variants: its violation, if any, and its context. */
 async function doorsOn(rule: RuleId, opts: { faults?: string[]; variants?: string[] } = {}) {
   const mock = await startMock({ port: 0, ...opts });
   try {
-    const t = mockTarget(mock.env as unknown as Record<string, string>);
+    const t = mockTarget(mock.env, { fcSeed: 7 });
     const ctx = checkContext(t, new ApiClient(t), rule);
     let thrown: unknown;
     try {
