@@ -46,7 +46,8 @@ import { CANARY_KEYS, runCanary } from '../tests/e2e/secrets-canary.ts';
 import { runTimeToVerdict } from '../tests/e2e/time-to-verdict.ts';
 import { ensureChromium } from '../tests/support/browser.ts';
 import { scanRequestMethods } from '../tests/support/methods.ts';
-import { KEY_SHAPE, scanPaths } from '../tests/support/scan.ts';
+import { KEY_SHAPE } from '../tests/support/scan.ts';
+import { scanInParts } from '../tests/support/scan-parts.ts';
 import { runSuite } from './run-suite.ts';
 
 interface Stage {
@@ -268,12 +269,14 @@ await stage('time-to-verdict', async () =>
   ),
 );
 
-await stage('artifacts', () => {
+await stage('artifacts', async () => {
   // Last: every report any stage wrote, for the mock's and the canaries' keys and anything key-shaped.
   const keys = [...Object.values(mockTarget.keys), ...Object.values(CANARY_KEYS)];
   // Every form in every file up to 256 KB; the large request logs as they are (the secrets and ci-workflow stages scan
   // theirs deep, against targets that echo keys in every encoding).
-  const { files, hits } = scanPaths(['reports', 'test-results', 'playwright-report'], keys, [KEY_SHAPE], 256 * 1024);
+  // The machine is otherwise idle by now: a process per core.
+  const roots = ['reports', 'test-results', 'playwright-report'];
+  const { files, hits } = await scanInParts(roots, keys, [KEY_SHAPE], 256 * 1024, 2);
   for (const h of hits.slice(0, 10)) console.log(`    leak: ${h.file} (${h.form})`);
   // Read-only: every request log any stage kept holds GET, HEAD and OPTIONS only (and there are logs to read).
   const sent = scanRequestMethods(['reports']);

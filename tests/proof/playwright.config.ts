@@ -70,10 +70,14 @@ const projects: MatrixProject[] = [
   })),
   ...Object.entries(VARIANT_SETS).map(([name, variants]) => ({
     name: `variant:${name}`,
+    // One worker per project, two projects at a time: a second worker and a teardown process per project cost more
+    // CPU (their start, about 2 s each) than they win on a machine whose cores the other project keeps busy.
+    workers: 1,
     use: { mock: { variants, recordViolations: true } },
   })),
   ...legal.map((combination, i) => ({
     name: `legal:${seed}:${i + 1}`,
+    workers: 1,
     use: { mock: { variants: variantArgs(combination), recordViolations: true } },
   })),
   // Faults switched on for the example collection alone, with the checks of the fault's rule on every collection:
@@ -100,19 +104,10 @@ const projects: MatrixProject[] = [
 ]
   // The seed runs (95 s on 2 cores) run only when named: MATRIX_ONLY='seed:*'.
   .filter((p) => (p.name.startsWith('seed:') ? only.length > 0 : true) && selected(p.name))
-  // Each project, then its teardown: the checks of what no answer may carry, over that project's answers — for a
-  // project whose checks they judge (all of them, or a fault's of the rules they judge); others need none. A project
-  // of one worker (a fault's handful of checks) runs them itself, last: one worker, files in alphabetical order
-  // (every-answer.spec.ts sorts after the numbered specs and collections/), a process fewer to start than a teardown.
-  .flatMap((p): MatrixProject[] => {
-    if (!watchedBy(p)) return [{ ...p, testIgnore: EVERY_ANSWER_SPEC }];
-    if ('workers' in p && p.workers === 1) return [{ ...p, fullyParallel: false }];
-    const watch = `watch:${p.name}`;
-    return [
-      { ...p, testIgnore: EVERY_ANSWER_SPEC, teardown: watch },
-      { ...p, name: watch, testMatch: EVERY_ANSWER_SPEC, fullyParallel: false, use: { ...p.use, watchOf: p.name } },
-    ];
-  });
+  // The checks of what no answer may carry judge the project's answers in its own worker, last: one worker, files in
+  // alphabetical order (every-answer.spec.ts sorts after the numbered specs), for a project whose checks they judge
+  // (all of them, or a fault's of the rules they judge); others need none.
+  .map((p): MatrixProject => (watchedBy(p) ? { ...p, fullyParallel: false } : { ...p, testIgnore: EVERY_ANSWER_SPEC }));
 
 /** Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules. */
 function watchedBy(p: MatrixProject): boolean {

@@ -59,6 +59,23 @@ function formsShown(text: string, keys: readonly string[], deep: boolean): Array
   return found.map((f) => f.split('\0') as [string, string]);
 }
 
+/** Every file under `paths` (a file among them stands for itself), in walk order. */
+export function filesUnder(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (path: string) => {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(path);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry));
+    else if (st.isFile()) out.push(path);
+  };
+  for (const p of paths) walk(p);
+  return out;
+}
+
 /**
  * Every file under `paths` (and inside its zips) scanned for the keys in every form. `deepUpTo`: files larger than this
  * many bytes are read as they are, without the decoding views (a sweep over hundreds of megabytes of request logs;
@@ -68,6 +85,16 @@ export function scanPaths(
   paths: string[],
   keys: string[],
   patterns: RegExp[] = [],
+  deepUpTo = Number.POSITIVE_INFINITY,
+): { files: number; hits: Hit[] } {
+  return scanFiles(filesUnder(paths), keys, patterns, deepUpTo);
+}
+
+/** `scanPaths` of these files. */
+export function scanFiles(
+  paths: readonly string[],
+  keys: readonly string[],
+  patterns: readonly RegExp[] = [],
   deepUpTo = Number.POSITIVE_INFINITY,
 ): { files: number; hits: Hit[] } {
   const hits: Hit[] = [];
@@ -88,17 +115,15 @@ export function scanPaths(
       visit(`${label}!embedded.zip`, Buffer.from(m[1] as string, 'base64'));
     }
   };
-  const walk = (path: string) => {
-    let st: ReturnType<typeof statSync>;
+  for (const path of paths) {
+    let data: Buffer;
     try {
-      st = statSync(path);
+      data = readFileSync(path);
     } catch {
-      return;
+      continue; // gone since it was listed
     }
-    if (st.isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry));
-    else if (st.isFile()) visit(path, readFileSync(path));
-  };
-  for (const p of paths) walk(p);
+    visit(path, data);
+  }
   return { files, hits };
 }
 

@@ -8,6 +8,7 @@ import { deflateRawSync } from 'node:zlib';
 import { base32 } from '@scure/base';
 import { views } from '../../core/model/key-forms.ts';
 import { type Hit, KEY_SHAPE, leakForms, scanPaths, unzip } from '../support/scan.ts';
+import { dealt, scanInParts } from '../support/scan-parts.ts';
 
 // 31 characters: not a multiple of 3, so the Base64 of `key` is not a prefix of the Base64 of `key:`.
 const KEY = 'sk_test_CANARYq7Z3xW9vB2nM5kL8pQ';
@@ -167,6 +168,34 @@ describe('scanPaths: a clean tree', () => {
       ['key', 'hash part'],
     );
     assert.ok(scanPaths([join(dir, 'one.txt')], [KEY]).hits.every((h) => h.file === join(dir, 'one.txt')));
+  });
+});
+
+describe('scanInParts: the same sweep, a process per part', () => {
+  test('the files are dealt by size, each once, into parts of about equal size', () => {
+    const dir = tree({ 'big.txt': 'x'.repeat(1000), 'a.txt': 'x'.repeat(400), 'b.txt': 'x'.repeat(400), 'c.txt': 'x' });
+    const parts = dealt([dir], 2);
+    assert.deepEqual(
+      parts.flat().sort(),
+      ['a.txt', 'b.txt', 'big.txt', 'c.txt'].map((f) => join(dir, f)),
+    );
+    assert.deepEqual(parts[0], [join(dir, 'big.txt')]);
+    assert.equal(parts.length, 2);
+    assert.deepEqual(dealt([dir], 9).length, 4); // no empty part
+  });
+
+  test('a canary planted in any part is found, in every form scanPaths finds, and the pattern too', async () => {
+    const dir = tree({
+      'one/clean.txt': 'nothing here',
+      'two/leak.txt': `Authorization: Bearer ${KEY}`,
+      'three/b64.txt': b64(KEY),
+    });
+    const whole = scanPaths([dir], [KEY, OTHER], [KEY_SHAPE]);
+    const inParts = await scanInParts([dir], [KEY, OTHER], [KEY_SHAPE], Number.POSITIVE_INFINITY, 2);
+    assert.equal(inParts.files, whole.files);
+    assert.deepEqual(sortHits(inParts.hits), sortHits(whole.hits));
+    assert.ok(inParts.hits.some((h) => h.form === `pattern ${KEY_SHAPE.source}`));
+    assert.ok(inParts.hits.some((h) => h.form === 'Base64'));
   });
 });
 
