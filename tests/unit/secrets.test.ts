@@ -58,6 +58,12 @@ describe('redact', () => {
     assert.equal(redact('Bearer sk_live_abc.def'), 'Bearer [REDACTED].def');
   });
 
+  test('a registered key that begins a longer key-shaped token takes the whole token with it', () => {
+    registerSecret('sk_test_registeredPrefix01');
+    assert.equal(redact('x sk_test_registeredPrefix01AndMore9 y'), `x ${REDACTED} y`);
+    assert.equal(redact('x sk_test_registeredPrefix01 y'), `x ${REDACTED} y`);
+  });
+
   test('text without a secret is unchanged', () => {
     const text = 'GET /payments/n1/merchant/msb_1/payments?offset=0&limit=10 -> 200 (sk test not a key)';
     assert.equal(redact(text), text);
