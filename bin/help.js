@@ -115,7 +115,8 @@ function timeToVerdict() {
     '                       (quick too): what its checks cost beside payments, outside these bounds',
     '      --max-time TIME  a time budget for the whole run: 60s, 5m, 1h30m (CONFORMANCE_MAX_TIME). The run judges',
     '                       the most telling checks first at the pace it measures; a check that cannot finish in',
-    '                       time is "not run (time budget)", named in the outcome and every report',
+    '                       time is "not run (time budget)", named in the outcome and every report. With no',
+    '                       --depth named, the run plans quick when standard would not fit at the pace it sees',
   ];
 }
 

@@ -130,9 +130,12 @@ export function describeTarget(t: TargetInfo): string {
 }
 
 /** The run's depth and time budget in words: `depth quick, time budget 60 s`. */
-export function describeDepth(settings: Pick<Target, 'depth' | 'maxTimeMs'>): string {
+export function describeDepth(settings: Pick<Target, 'depth' | 'maxTimeMs' | 'depthNamed'>): string {
   const budget = settings.maxTimeMs > 0 ? `, time budget ${describeDuration(settings.maxTimeMs)}` : '';
-  return `depth ${settings.depth.name}${budget}`;
+  // Unnamed under a time budget, the depth is planned after the preflight (global setup says which).
+  const planned =
+    settings.maxTimeMs > 0 && !settings.depthNamed ? ' (or quick, planned at the pace the preflight sees)' : '';
+  return `depth ${settings.depth.name}${planned}${budget}`;
 }
 
 /** The optional inputs in one line: `optional inputs: API_LIVE_KEY, LIVE_MERCHANT_ID; not configured: …`. */

@@ -34,6 +34,11 @@ export interface Target {
   vocabulary?: string;
   /** How deep the run searches (--depth, CONFORMANCE_DEPTH): what every check may spend (core/model/depth.ts). */
   depth: DepthProfile;
+  /**
+   * The user named the depth (--depth, CONFORMANCE_DEPTH): a time budget then never changes it. Unnamed, a run with a
+   * time budget plans its depth once the preflight has seen the target's pace (core/model/time-budget.ts).
+   */
+  depthNamed?: true;
   /** The run's time budget in ms (--max-time, CONFORMANCE_MAX_TIME); 0: none (core/model/time-budget.ts). */
   maxTimeMs: number;
   /**

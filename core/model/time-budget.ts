@@ -112,3 +112,39 @@ export function deadlineOf(startedAt: number, maxTimeMs: number, last: boolean):
   if (last) return startedAt + maxTimeMs;
   return startedAt + maxTimeMs - Math.min(maxTimeMs / 4, Math.max(RESERVE_MS, maxTimeMs / 20));
 }
+
+/** What the depth plan weighs, once the preflight has seen the target. */
+export interface DepthPlanFacts {
+  /** The time left for the checks and the reports (ms). */
+  leftMs: number;
+  /** Requests a second the run can expect: the configured cap, the rate the target announced, what its answer time allows. */
+  rps: number;
+  /** The requests a run sends at standard and at quick on this configuration (their bounds, the collections counted). */
+  requests: { standard: number; quick: number };
+}
+
+/**
+ * The depth a time budget plans for when the user named none: standard when its requests fit the time left at the
+ * pace the preflight saw, else quick, which judges every rule on a fraction of standard's requests; never deep (a
+ * nightly search is the user's choice). Undefined: standard fits.
+ */
+export function plannedDepth(f: DepthPlanFacts): { depth: 'quick'; reason: string } | undefined {
+  const needMs = (f.requests.standard / Math.max(f.rps, 0.01)) * 1000;
+  if (needMs <= f.leftMs) return undefined;
+  const rate = f.rps >= 10 ? Math.round(f.rps) : Number(f.rps.toFixed(1));
+  return {
+    depth: 'quick',
+    reason: `standard's ~${f.requests.standard.toLocaleString('en-US')} requests take about ${describeDuration(needMs)} at ${rate} requests/s, more than the ${describeDuration(Math.max(0, f.leftMs))} the time budget leaves; quick judges every rule in ~${f.requests.quick.toLocaleString('en-US')}`,
+  };
+}
+
+/** Requests a second a run can expect: the lowest of the configured cap, the announced rate and what the answer time allows. */
+export function expectedRps(o: { maxRps: number; learnedRps?: number; latencyMs?: number; workers: number }): number {
+  const byLatency = o.latencyMs && o.latencyMs > 0 ? (o.workers * 1000) / o.latencyMs : Number.POSITIVE_INFINITY;
+  const caps = [
+    o.maxRps > 0 ? o.maxRps : Number.POSITIVE_INFINITY,
+    o.learnedRps ?? Number.POSITIVE_INFINITY,
+    byLatency,
+  ];
+  return Math.min(...caps);
+}

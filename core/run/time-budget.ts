@@ -6,13 +6,16 @@
  * starts has its client stopped at its project's deadline. Lines are appended whole (O_APPEND), one per event.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
+import { DEPTH_PROFILES, depthBelow } from '../model/depth.ts';
 import type { RunContext } from '../model/run-context.ts';
 import {
   type Admission,
   admit,
   type CheckCost,
   deadlineOf,
+  expectedRps,
   type PlannedCheck,
+  plannedDepth,
   planOrder,
 } from '../model/time-budget.ts';
 
@@ -94,4 +97,32 @@ export function checkBudget(
       append(file, { end: id, requests, ms: Math.round(ms) });
     },
   };
+}
+
+/**
+ * The run as a time budget plans it once the preflight has seen the target (global setup): at quick when the user
+ * named no depth and standard's requests would not fit the time left at the pace seen (the configured cap, the rate
+ * the target announced, its answer time); the run unchanged otherwise, with the reason when it changed.
+ */
+export function plannedRun(
+  run: RunContext,
+  seen: { latencyMs?: number; learnedRps?: number; collections: number },
+  now = Date.now(),
+): { run: RunContext; reason?: string } {
+  const s = run.settings;
+  if (s.maxTimeMs <= 0 || s.depthNamed || s.depth.name !== 'standard') return { run };
+  // A declared collection is searched one depth below the run's (core/model/depth.ts).
+  const bound = (d: typeof s.depth) => d.requestBound + seen.collections * depthBelow(d).requestBound;
+  const plan = plannedDepth({
+    leftMs: deadlineOf(run.startedAt, s.maxTimeMs, false) - now,
+    rps: expectedRps({
+      maxRps: s.maxRps,
+      learnedRps: seen.learnedRps,
+      latencyMs: seen.latencyMs,
+      workers: s.loopback ? 2 : 1,
+    }),
+    requests: { standard: bound(DEPTH_PROFILES.standard), quick: bound(DEPTH_PROFILES.quick) },
+  });
+  if (!plan) return { run };
+  return { run: { ...run, settings: { ...s, depth: DEPTH_PROFILES[plan.depth] } }, reason: plan.reason };
 }

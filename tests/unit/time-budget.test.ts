@@ -13,12 +13,14 @@ import fc from 'fast-check';
 import { ApiClient, TimeBudgetSpent } from '../../core/client/http.ts';
 import { openLedger } from '../../core/client/ledger.ts';
 import { NO_AUTH } from '../../core/model/credentials.ts';
+import { DEPTH_PROFILES } from '../../core/model/depth.ts';
 import type { RunContext } from '../../core/model/run-context.ts';
 import {
   admit,
   type BudgetFacts,
   deadlineOf,
   describeDuration,
+  expectedRps,
   parseDuration,
   planOrder,
 } from '../../core/model/time-budget.ts';
@@ -26,7 +28,7 @@ import { RuleViolation } from '../../core/model/verdict.ts';
 import { ConfigError, resolveTarget } from '../../core/run/config.ts';
 import { forAll } from '../../core/run/property.ts';
 import { recordOf } from '../../core/run/record.ts';
-import { checkBudget, writePlan } from '../../core/run/time-budget.ts';
+import { checkBudget, plannedRun, writePlan } from '../../core/run/time-budget.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
 import { summarize } from '../../reporters/summary.ts';
 import { consoleTable, markdown } from '../../reporters/summary-text.ts';
@@ -217,5 +219,53 @@ describe('the outcome and the reports name what the budget left out', () => {
       markdown(summary),
       /## Not run \(time budget\)\n\n- ENV-SCHEMA every page: the time budget could not hold it\n/,
     );
+  });
+});
+
+describe('a time budget with no depth named: the depth planned at the pace the preflight saw', () => {
+  const settings = (over: Partial<RunContext['settings']> = {}) =>
+    ({
+      maxTimeMs: 60_000,
+      depth: DEPTH_PROFILES.standard,
+      maxRps: 0,
+      loopback: true,
+      ...over,
+    }) as RunContext['settings'];
+  const run = (over: Partial<RunContext['settings']> = {}): RunContext =>
+    ({ startedAt: 0, settings: settings(over) }) as unknown as RunContext;
+  const seen = { latencyMs: 40, learnedRps: 10, collections: 0 };
+
+  test('the pace: the lowest of the configured cap, the announced rate and what the answer time allows', () => {
+    assert.equal(expectedRps({ maxRps: 0, workers: 2 }), Number.POSITIVE_INFINITY);
+    assert.equal(expectedRps({ maxRps: 0, learnedRps: 10, latencyMs: 40, workers: 2 }), 10);
+    assert.equal(expectedRps({ maxRps: 5, learnedRps: 10, latencyMs: 40, workers: 2 }), 5);
+    assert.equal(expectedRps({ maxRps: 0, latencyMs: 400, workers: 1 }), 2.5);
+  });
+
+  test("quick when standard's requests would not fit the time left; standard when they do", () => {
+    const slow = plannedRun(run(), seen, 5000);
+    assert.equal(slow.run.settings.depth.name, 'quick');
+    assert.match(slow.reason ?? '', /standard's ~1,750 requests take about 2 min 5[0-9] s at 10 requests\/s/);
+    // A fast target (the bundled mock: no announced rate, answers in a millisecond) keeps standard.
+    const fast = plannedRun(run(), { latencyMs: 1, collections: 0 }, 5000);
+    assert.equal(fast.run.settings.depth.name, 'standard');
+    assert.equal(fast.reason, undefined);
+    // A long budget holds standard at 10 requests a second.
+    assert.equal(plannedRun(run({ maxTimeMs: 600_000 }), seen, 5000).run.settings.depth.name, 'standard');
+  });
+
+  test('a named depth, no budget, or a depth other than standard: never changed', () => {
+    for (const over of [{ depthNamed: true as const }, { maxTimeMs: 0 }, { depth: DEPTH_PROFILES.deep }]) {
+      const r = run(over);
+      assert.equal(plannedRun(r, seen, 5000).run, r);
+    }
+    assert.equal(resolveTarget({ CONFORMANCE_DEPTH: 'standard' }, bundledMockEnv).depthNamed, true);
+    assert.equal(resolveTarget({}, bundledMockEnv).depthNamed, undefined);
+  });
+
+  test('each declared collection counts at the depth below', () => {
+    const one = plannedRun(run({ maxTimeMs: 200_000 }), { ...seen, collections: 1 }, 0);
+    assert.equal(one.run.settings.depth.name, 'quick');
+    assert.equal(plannedRun(run({ maxTimeMs: 200_000 }), seen, 0).run.settings.depth.name, 'standard');
   });
 });
