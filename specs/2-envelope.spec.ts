@@ -20,7 +20,7 @@ import {
   withSelection,
 } from '../core/model/listing.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
-import { enumerateEach, firstFilters, readable, selectionsOn } from '../core/run/learn.ts';
+import { coversOnce, enumerateEach, firstFilters, readable, selectionsOn } from '../core/run/learn.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
 /** The first envelope violation among the exchanges, naming the request it answered. */
@@ -42,10 +42,13 @@ eachCollection('§2 Paginated collection envelope:', (c, check) => {
     async (ctx) => {
       const selections = selectionsOf(c, await firstFilters(ctx, c));
       const exchanges: Exchange[] = [];
-      for (const [i, listing] of readable(ctx.target, c).entries()) {
-        for (const s of selectionsOn(c, i, selections))
+      const listings = readable(ctx.target, c);
+      const once = coversOnce(ctx.depth);
+      for (const [i, listing] of listings.entries()) {
+        for (const s of selectionsOn(c, i, selections, { depth: ctx.depth, listings: listings.length }))
           exchanges.push(await fetchPage(ctx.api, withSelection(listing, s)));
-        exchanges.push(await fetchPage(ctx.api, listing, { offset: 0, limit: 1 }));
+        // Covered once: limit 1 on the first listing (every listing's pages at limit 100 are the next check's).
+        if (!once || i === 0) exchanges.push(await fetchPage(ctx.api, listing, { offset: 0, limit: 1 }));
       }
       assertNoViolation(firstEnvelopeViolation(c, exchanges));
     },
@@ -74,6 +77,12 @@ eachCollection('§2 Paginated collection envelope:', (c, check) => {
     async (ctx) => {
       const { api } = ctx;
       const selections = selectionsOf(c, await firstFilters(ctx, c));
+      // Covered once, each place (the last record, the end, past it) once, on the listings and selections in turn.
+      let turn = 0;
+      const places = (total: number) => {
+        const all = [Math.max(0, total - 1), total, total + 7];
+        return coversOnce(ctx.depth) ? [all[turn++ % all.length] as number] : [...new Set(all)];
+      };
       for (const [i, base] of readable(ctx.target, c).entries()) {
         // Unfiltered on every listing; filtered too on the first.
         for (const s of selections.slice(0, i === 0 ? 2 : 1)) {
@@ -82,7 +91,7 @@ eachCollection('§2 Paginated collection envelope:', (c, check) => {
           assertNoViolation(firstEnvelopeViolation(c, [first]));
           const total = readEnvelope(first)?.total ?? 0;
           const exchanges: Exchange[] = [];
-          for (const offset of new Set([Math.max(0, total - 1), total, total + 7])) {
+          for (const offset of places(total)) {
             exchanges.push(await fetchPage(api, listing, { offset, limit: 10 }));
           }
           assertNoViolation(firstEnvelopeViolation(c, exchanges, ` (${describeListing(listing)}, total ${total})`));

@@ -24,7 +24,15 @@ import {
 import type { ResultSet } from '../core/model/result-set.ts';
 import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
-import { drawsOn, enumerateEach, firstFilters, readable, references, walkPagesOn } from '../core/run/learn.ts';
+import {
+  coversOnce,
+  drawsOn,
+  enumerateEach,
+  firstFilters,
+  readable,
+  references,
+  walkPagesOn,
+} from '../core/run/learn.ts';
 import { listingProperty, on, sameSetTotal, selectionCaseArb } from '../core/run/listing-property.ts';
 import { forAll } from '../core/run/property.ts';
 import { walk } from '../core/run/walk.ts';
@@ -89,6 +97,8 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         // The unfiltered set of each other readable listing.
         ...[1, 2].filter((i) => first(i) < sets.length).map((i) => ({ k: first(i), below: max - 9 })),
       ].filter((e) => e.k < sets.length);
+      // Covered once: the first set, and the last (another listing's, sorted where one is read sorted).
+      if (coversOnce(ctx.depth)) examples.splice(1, examples.length, { k: sets.length - 1, below: max - 9 });
       await forAll(
         ctx,
         arb,
