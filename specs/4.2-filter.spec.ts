@@ -25,11 +25,11 @@ import { assertNoViolation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
   coversOnce,
-  drawsOn,
   filterCases,
   type Learned,
   type LearnedListing,
   learnReadable,
+  runsOn,
   walkPagesOn,
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
@@ -130,7 +130,7 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
           describe: (k) => describeListing(listingOf(k)),
           examples,
           coverage: true,
-          numRuns: drawsOn(ctx, c, examples.length),
+          numRuns: runsOn(ctx, c, examples.length),
         },
       );
     },
@@ -203,7 +203,7 @@ eachCollection('§4.2 Filters:', (c, check) => {
         {
           describe: (v) => `${describeListing(listingOf(v.k).listing)} offset=${v.offset} limit=${v.limit}`,
           examples,
-          numRuns: drawsOn(ctx, c, examples.length),
+          numRuns: runsOn(ctx, c, examples.length),
         },
       );
     },

@@ -26,11 +26,11 @@ import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
   coversOnce,
-  drawsOn,
   enumerateEach,
   firstFilters,
   readable,
   references,
+  runsOn,
   walkPagesOn,
 } from '../core/run/learn.ts';
 import { listingProperty, on, sameSetTotal, selectionCaseArb } from '../core/run/listing-property.ts';
@@ -114,7 +114,7 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         {
           describe: (v) => `${describeListing((sets[v.k] as ResultSet).listing)}, pages of limit=${limitOf(v)}`,
           examples,
-          numRuns: drawsOn(ctx, c, examples.length, Math.min(ctx.target.fcNumRuns, examples.length + 2)),
+          numRuns: runsOn(ctx, c, examples.length, Math.min(ctx.target.fcNumRuns, examples.length + 2)),
         },
       );
     },
@@ -155,7 +155,7 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         examples,
         judge,
         filterKnown(selections),
-        drawsOn(ctx, c, examples.length),
+        runsOn(ctx, c, examples.length),
       );
     },
   );
@@ -168,8 +168,8 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
     async (ctx) => {
       const first = await firstFilters(ctx, c);
       const selections = selectionsOf(c, first);
-      const { listings, reference } = await references(ctx, c, [undefined, ...first]);
-      const t = (i: number, s: Selection) => reference(i, s.filter).total;
+      const { listings, reference, has } = await references(ctx, c, [undefined, ...first]);
+      const t = (i: number, s: Selection) => reference(i, s.filter)?.total ?? 0;
       const pastEnd = (total: number) =>
         fc.oneof(fc.constantFrom(total, total + 1), fc.integer({ min: total, max: total + 1000 }), absurdOffsetArb());
       const done = selections.find((s) => s.filter) ?? {};
@@ -190,8 +190,10 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
         ...listings
           .slice(1)
           .flatMap((_, k) => on(k + 1, { offset: t(k + 1, {}), limit: 10 }, { ...done, offset: t(k + 1, done) })),
-      ];
-      const arb = selectionCaseArb(listings.length, selections, t, pastEnd, limitArb(max));
+      ].filter((k) => has(k.i, k.r.filter));
+      // Covered once, a listing's selections are those whose total was read on it.
+      const onListing = (i: number) => selections.filter((s) => has(i, s.filter));
+      const arb = selectionCaseArb(listings.length, onListing, t, pastEnd, limitArb(max));
       await listingProperty(
         ctx,
         listings,
@@ -202,7 +204,7 @@ eachCollection('§4.2 Pagination: pages partition the result set, empty pages:',
           return emptyViolation(e, offset, reference(k.i, k.r.filter).total, offset >= ABSURD_OFFSET);
         },
         filterKnown(selections),
-        drawsOn(ctx, c, examples.length),
+        runsOn(ctx, c, examples.length),
       );
     },
   );

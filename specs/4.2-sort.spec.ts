@@ -18,11 +18,11 @@ import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
   coversOnce,
-  drawsOn,
   filterCases,
   type Learned,
   type LearnedListing,
   learnReadable,
+  runsOn,
   walkPagesOn,
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
@@ -168,7 +168,7 @@ async function sequenceProperty(
     {
       describe: (v) => `${describeListing(listingOf(v))}, pages of limit=${v.limit}`,
       examples,
-      numRuns: drawsOn(ctx, c, examples.length),
+      numRuns: runsOn(ctx, c, examples.length),
     },
   );
 }

@@ -22,7 +22,7 @@ import {
 } from '../core/model/listing.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
-import { drawsOn, firstFilters, readable } from '../core/run/learn.ts';
+import { firstFilters, readable, runsOn } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
@@ -120,7 +120,7 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
         {
           describe: (k) => labelOf(listingOf(k), k.odd),
           examples,
-          numRuns: drawsOn(ctx, c, examples.length, examples.length + ctx.target.fcNumRuns),
+          numRuns: runsOn(ctx, c, examples.length, examples.length + ctx.target.fcNumRuns),
         },
       );
     },

@@ -23,7 +23,7 @@ import {
 } from '../core/model/listing.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
 import { notExercised } from '../core/run/check.ts';
-import { coversOnce, drawsOn, firstFilters, references } from '../core/run/learn.ts';
+import { coversOnce, firstFilters, references, runsOn } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
@@ -131,7 +131,7 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
           describe: (k) => `${describeListing(listingOf(k))} ${describeRequest({ offset: k.offset })} ${written(k)}`,
           examples,
           coverage: true, // every notation of a limit above the cap, at every depth
-          numRuns: drawsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
+          numRuns: runsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
         },
       );
     },

@@ -71,6 +71,20 @@ export const CHAR_CLASSES: readonly CharClass[] = [
   { name: 'lone surrogate (CESU-8)', unit: '%ED%A0%80', raw: true },
 ];
 
+/**
+ * Once (depth quick), each family once: the punctuation groups in one value (every group present at once, as in a
+ * query a client builds), the other classes each (the byte widths, control, NUL and invalid bytes fail apart).
+ */
+const PUNCTUATION = CHAR_CLASSES.slice(2, 17);
+const ONCE_CLASSES: readonly CharClass[] = [
+  ...CHAR_CLASSES.slice(0, 2),
+  { name: 'ASCII punctuation, every group', unit: PUNCTUATION.map((c) => c.unit).join('') },
+  ...CHAR_CLASSES.slice(17),
+];
+
+/** Once, a length on each side of the boundaries where buffers change, each octave once: every window still met. */
+const ONCE_LENGTHS: readonly number[] = [0, 1, 2, 8, 16, 33, 64, 128, 256, 1024, 4096];
+
 /** Numbers written the way parsers disagree on. */
 export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
   ['007', 'leading zeros'],
@@ -89,6 +103,9 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
   ['9007199254740993', '2^53 + 1'],
   ['99999999999999999999999999999', 'huge'],
 ];
+
+/** Once, each number family once: zeros, each sign, an exponent, a decimal, hex, past int32 both ways, 2^53, huge. */
+const ONCE_FORMS = new Set(['007', '+5', '-5', '1E+2', '1.5', '0x10', '2147483648', '-2147483649', '9007199254740993']);
 
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
 interface CoverageCase {
@@ -145,20 +162,22 @@ export function coverageCases(c: Collection, once = false): CoverageCase[] {
   const { parameters, numeric, textual } = coveredParameters(c);
   const all = [...parameters, ...textual, ...numeric];
   const lengths: Array<[number, string]> = [
-    ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
+    ...(once ? ONCE_LENGTHS : LENGTHS).map((n): [number, string] => [n, `length ${n}`]),
     [Number.MAX_SAFE_INTEGER, 'near the longest'],
   ];
-  const rowsOf = Math.max(lengths.length, CHAR_CLASSES.length);
+  const classes = once ? ONCE_CLASSES : CHAR_CLASSES;
+  const rowsOf = Math.max(lengths.length, classes.length);
   const lengthCase = (parameter: string, p: number, r: number) => {
     const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
-    return valueCase(parameter, CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass, length, lengthClass);
+    return valueCase(parameter, classes[(r + p * 3) % classes.length] as CharClass, length, lengthClass);
   };
   if (once) {
     const texts = all.filter((x) => !numeric.includes(x));
     const numbers = all.filter((x) => !textual.includes(x));
+    const forms = NUMBER_FORMS.filter(([value]) => ONCE_FORMS.has(value) || value.length > 20);
     return [
       ...Array.from({ length: rowsOf }, (_, r) => lengthCase(texts[r % texts.length] as string, 0, r)),
-      ...NUMBER_FORMS.map(([value, form], i) => numberCase(numbers[i % numbers.length] as string, value, form)),
+      ...forms.map(([value, form], i) => numberCase(numbers[i % numbers.length] as string, value, form)),
       ...STRUCTURES.map((make, i) => make(texts[i % texts.length] as string)),
     ];
   }
