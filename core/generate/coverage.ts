@@ -71,19 +71,32 @@ export const CHAR_CLASSES: readonly CharClass[] = [
   { name: 'lone surrogate (CESU-8)', unit: '%ED%A0%80', raw: true },
 ];
 
+const units = (names: readonly string[]) =>
+  CHAR_CLASSES.filter((c) => names.includes(c.name))
+    .map((c) => c.unit)
+    .join('');
+
 /**
- * Once (depth quick), each family once: the punctuation groups in one value (every group present at once, as in a
- * query a client builds), the other classes each (the byte widths, control, NUL and invalid bytes fail apart).
+ * Once (depth quick), each family once, its members in one value (every member present at once, as in a query a
+ * client builds): letters and digits; the punctuation groups with literal escapes; each byte width apart (Latin-1,
+ * multi-byte, outside the BMP: columns and decoders fail on one and not another); control bytes with NUL, and the
+ * invalid sequences, sent raw.
  */
-const PUNCTUATION = CHAR_CLASSES.slice(2, 17);
 const ONCE_CLASSES: readonly CharClass[] = [
-  ...CHAR_CLASSES.slice(0, 2),
-  { name: 'ASCII punctuation, every group', unit: PUNCTUATION.map((c) => c.unit).join('') },
-  ...CHAR_CLASSES.slice(17),
+  { name: 'letters and digits', unit: units(['letters', 'digits']) },
+  {
+    name: 'ASCII punctuation, every group, and literal escapes',
+    unit: CHAR_CLASSES.slice(2, 18)
+      .map((c) => c.unit)
+      .join(''),
+  },
+  ...CHAR_CLASSES.filter((c) => ['Latin-1', 'multi-byte UTF-8', 'outside the BMP'].includes(c.name)),
+  { name: 'control characters and NUL', unit: '%01%09%0A%7F%00', raw: true },
+  { name: 'invalid UTF-8 and lone surrogates', unit: '%FF%C3%ED%A0%80', raw: true },
 ];
 
-/** Once, a length on each side of the boundaries where buffers change, each octave once: every window still met. */
-const ONCE_LENGTHS: readonly number[] = [0, 1, 2, 8, 16, 33, 64, 128, 256, 1024, 4096];
+/** Once, a length in each window between the boundaries where buffers change (empty, short, 16, 32, 128, 1 KiB, 4 KiB). */
+const ONCE_LENGTHS: readonly number[] = [0, 1, 16, 33, 128, 256, 1024, 4096];
 
 /** Numbers written the way parsers disagree on. */
 export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
@@ -104,8 +117,8 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
   ['99999999999999999999999999999', 'huge'],
 ];
 
-/** Once, each number family once: zeros, each sign, an exponent, a decimal, hex, past int32 both ways, 2^53, huge. */
-const ONCE_FORMS = new Set(['007', '+5', '-5', '1E+2', '1.5', '0x10', '2147483648', '-2147483649', '9007199254740993']);
+/** Once, each number family once: zeros, a sign, negative zero, an exponent, a decimal, hex, past int32, 2^53, huge. */
+const ONCE_FORMS = new Set(['007', '+5', '-0', '1E+2', '1.5', '0x10', '2147483648', '9007199254740993']);
 
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
 interface CoverageCase {
