@@ -146,7 +146,16 @@ eachCollection('§4.2 Filters:', (c, check) => {
     'FLT-BEFORE-PAGE',
     'a filtered walk at a small limit has full pages while matches remain, and every match once',
     async (ctx) => {
-      for (const { l, filter } of await shortPageCases(ctx, c)) {
+      const cases = await shortPageCases(ctx, c);
+      // Covered once, one walk (the first listing's value with two matches, else the first): the same invariant on
+      // every listing, whose windows the next check reads.
+      const walked = coversOnce(ctx.depth)
+        ? [
+            cases.find(({ l, filter }) => matching(l.set.records, filter).length >= 2) ??
+              (cases[0] as (typeof cases)[number]),
+          ]
+        : cases;
+      for (const { l, filter } of walked) {
         const { n, from } = await matchCount(ctx, l, filter);
         const pages = walkPagesOn(c, MAX_WALK_PAGES, ctx.depth);
         const limit = Math.min(maxLimitOf(l.listing), Math.max(1, Math.ceil(n / Math.min(4, pages))));

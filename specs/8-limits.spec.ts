@@ -79,9 +79,13 @@ const examplesOf = (listings: number, max: number): CapCase[] => [
   ...Array.from({ length: listings - 1 }, (_, k): CapCase => ({ i: k + 1, s: 0, offset: 0, limit: plain(max + 1) })),
 ];
 
-/** Each distinct limit of the cases once, case j on listing j mod `listings` and selection j mod `selections`. */
+/**
+ * Each notation once (a plain limit: just over the cap, and huge; with and without an offset), case j on listing
+ * j mod `listings` and selection j mod `selections`.
+ */
 function spread(cases: readonly CapCase[], listings: number, selections: number): CapCase[] {
-  const key = (k: CapCase) => `${written(k)} ${k.offset === undefined}`;
+  const key = (k: CapCase) =>
+    `${k.limit.notation === 'plain' ? `plain ${k.limit.value > 10_000}` : written(k)} ${k.offset === undefined}`;
   const distinct = cases.filter((k, j) => cases.findIndex((x) => key(x) === key(k)) === j);
   return distinct.map((k, j) => ({ ...k, i: j % listings, s: j % selections }));
 }
