@@ -22,7 +22,7 @@ import {
 } from '../core/model/listing.ts';
 import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
-import { firstFilters, readable, runsOn } from '../core/run/learn.ts';
+import { coversOnce, firstFilters, readable, runsOn } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
@@ -99,10 +99,12 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
       const pick = (label: string) => catalogue.find((o) => o.label.startsWith(label));
       const param = params.filter && `filter[${params.filter.field}]`;
       const [filtered, sorted] = [selections.findIndex((s) => s.filter), selections.findIndex((s) => s.sort)];
+      // Covered once, the coverage phase sends letters and an exponent: of these, the negative and the zero.
+      const once = coversOnce(ctx.depth);
       const examples = [
         { i: 0, s: filtered, odd: pick('offset=-1 ') },
-        { i: 0, s: sorted, odd: pick('limit=abc ') },
-        { i: 0, s: filtered, odd: pick('limit=1e2 ') },
+        { i: 0, s: sorted, odd: once ? undefined : pick('limit=abc ') },
+        { i: 0, s: filtered, odd: once ? undefined : pick('limit=1e2 ') },
         { i: 0, s: sorted, odd: pick('limit=0 ') },
         // The middle of the length range, and the character sets a parser or a column may choke on.
         { i: 0, s: 0, odd: param && oddString(param, 'A', 300) },

@@ -75,8 +75,8 @@ const answers = new WeakMap<object, Map<string, Promise<Exchange>>>();
  */
 async function pageOf(ctx: CheckContext, listing: Listing, r: PageRequest): Promise<Exchange> {
   if (!coversOnce(ctx.depth)) return fetchPage(ctx.api, listing, r);
-  let known = answers.get(ctx.api);
-  if (!known) answers.set(ctx.api, (known = new Map()));
+  const known = answers.get(ctx.api) ?? new Map<string, Promise<Exchange>>();
+  answers.set(ctx.api, known);
   const key = `${describeListing(listing)} ${describeRequest(r)}`;
   const found = known.get(key);
   if (found) {
@@ -86,7 +86,7 @@ async function pageOf(ctx: CheckContext, listing: Listing, r: PageRequest): Prom
   }
   const read = fetchPage(ctx.api, listing, r);
   known.set(key, read);
-  read.catch(() => known?.delete(key));
+  read.catch(() => known.delete(key));
   return read;
 }
 
