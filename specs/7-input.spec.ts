@@ -99,12 +99,10 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
       const pick = (label: string) => catalogue.find((o) => o.label.startsWith(label));
       const param = params.filter && `filter[${params.filter.field}]`;
       const [filtered, sorted] = [selections.findIndex((s) => s.filter), selections.findIndex((s) => s.sort)];
-      // Covered once, the coverage phase sends letters and an exponent: of these, the negative and the zero.
-      const once = coversOnce(ctx.depth);
       const examples = [
         { i: 0, s: filtered, odd: pick('offset=-1 ') },
-        { i: 0, s: sorted, odd: once ? undefined : pick('limit=abc ') },
-        { i: 0, s: filtered, odd: once ? undefined : pick('limit=1e2 ') },
+        { i: 0, s: sorted, odd: pick('limit=abc ') },
+        { i: 0, s: filtered, odd: pick('limit=1e2 ') },
         { i: 0, s: sorted, odd: pick('limit=0 ') },
         // The middle of the length range, and the character sets a parser or a column may choke on.
         { i: 0, s: 0, odd: param && oddString(param, 'A', 300) },
@@ -113,7 +111,10 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
         ...listings.slice(1).map((_, k) => ({ i: k + 1, s: 0, odd: pick('offset=1.5 ') })),
       ]
         .map((e) => ({ ...e, s: Math.max(0, e.s) }))
-        .filter((e): e is { i: number; s: number; odd: OddInput } => e.odd !== undefined);
+        .filter((e): e is { i: number; s: number; odd: OddInput } => e.odd !== undefined)
+        // Covered once, the coverage phase sends the letters, the exponent, the lengths and the character families:
+        // of these, the negative and the zero.
+        .filter((e) => !coversOnce(ctx.depth) || /^(offset=-1|limit=0) /.test(e.odd.label));
       const listingOf = (k: { i: number; s: number }) => withSelection(listings[k.i] as Listing, selections[k.s] ?? {});
       await forAll(
         ctx,
