@@ -193,8 +193,12 @@ eachCollection('§4.2 Filters:', (c, check) => {
       // The first page at the largest limit for the first values, and the last match of the most frequent.
       const examples = [0, 1, 2].filter((k) => k < cases.length).map((k) => ({ k, offset: 0, limit: max }));
       examples.push({ k: 0, offset: Math.max(0, n(0) - 1), limit: 10 });
-      // Covered once: the first page at the largest limit is the filtered set's first read; a window past it instead.
-      if (coversOnce(ctx.depth)) for (const e of examples.slice(0, -1)) e.offset = Math.min(1, n(e.k));
+      // Covered once: the first page at the largest limit is the filtered set's first read, a window past it instead,
+      // and none on the first listing but its last match (the walk read its pages).
+      if (coversOnce(ctx.depth)) {
+        for (const e of examples.slice(0, -1)) e.offset = Math.min(1, n(e.k));
+        if (cases.length > 1) examples.shift();
+      }
       const listingOf = (k: number) => {
         const x = cases[k] as (typeof cases)[number];
         return { x, listing: withSelection(x.l.listing, { filter: x.filter }) };
