@@ -28,7 +28,15 @@ import {
 import { derivationsFrom } from '../core/model/result-set.ts';
 import { assertNoViolation, derive, excerpt } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
-import { enumerateEach, firstFilters, type Learned, learnReadable, references, runsOn } from '../core/run/learn.ts';
+import {
+  coversOnce,
+  enumerateEach,
+  firstFilters,
+  type Learned,
+  learnReadable,
+  references,
+  runsOn,
+} from '../core/run/learn.ts';
 import { type ListingCase, listingProperty, on, selectionCaseArb } from '../core/run/listing-property.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
@@ -52,7 +60,7 @@ async function anyRequests(ctx: CheckContext, c: Collection) {
   const [filter] = learned.filters(0);
   const sort = sorts[1];
   const matches = matching(learned.listings[0]?.set.records ?? [], filter).length;
-  const examples: ListingCase[] = [
+  const all: ListingCase[] = [
     ...on(0, {}, { offset: 0 }, { limit: 1 }, { offset: 5, limit: 7 }, { offset: Math.max(0, t - 1), limit: 10 }),
     ...on(0, { offset: Math.max(0, t - 3), limit: max }, { offset: t + 1, limit: 10 }, { offset: t + 1000 }),
     ...on(0, { limit: max + 1 }, { offset: 3, limit: 10, filter, sort }),
@@ -62,6 +70,10 @@ async function anyRequests(ctx: CheckContext, c: Collection) {
       return on(k + 1, {}, { offset: Math.max(0, n - 2), limit: 5 }, { offset: 1, limit: 10, filter });
     }),
   ];
+  // Covered once (quick tries the first few): first the cases that carry a class each — nothing given, past the end,
+  // over the cap, filtered and sorted.
+  const first = coversOnce(ctx.depth) ? [0, 6, 8, 9].filter((k) => k < all.length) : [];
+  const examples = [...first.map((k) => all[k] as ListingCase), ...all.filter((_, k) => !first.includes(k))];
   // The listing's total as its whole read says (its first page), for an unfiltered request; a filter's is its rule's.
   const unfiltered = (k: ListingCase) => (k.r.filter === undefined ? learned.listings[k.i]?.set.total : undefined);
   // An unfiltered page's total is the whole read's: where that read shows the total wrong (its pages end before it,
