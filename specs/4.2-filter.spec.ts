@@ -24,11 +24,12 @@ import { basedOn, fieldValueCounts, type ResultSet } from '../core/model/result-
 import { assertNoViolation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import {
-  drawsOn,
+  coversOnce,
   filterCases,
   type Learned,
   type LearnedListing,
   learnReadable,
+  runsOn,
   walkPagesOn,
 } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
@@ -60,7 +61,7 @@ async function matchCount(
 /** The filters' cases with two matches in their listing: a filtered page that falls short can show. */
 async function shortPageCases(ctx: CheckContext, c: Collection) {
   const learned = await learnReadable(ctx, c);
-  const cases = filterCases(learned);
+  const cases = filterCases(learned, c.filters, ctx.depth);
   if (!cases.some(({ l, filter }) => matching(l.set.records, filter).length >= 2))
     notExercised(ctx, 'no value has two matches in a listing: a filtered page cannot fall short');
   return cases;
@@ -80,7 +81,7 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
       const learned = await learnReadable(ctx, c);
       if (!twoValues(learned, f.field))
         notExercised(ctx, `no listing holds two values of ${f.field}: a filter that ignored its value could not show`);
-      for (const { l, filter } of filterCases(learned, [f])) {
+      for (const { l, filter } of filterCases(learned, [f], ctx.depth)) {
         const set = await enumerate(ctx, withSelection(l.listing, { filter }));
         const first = set.pages[0]?.exchange;
         const range = expectedMatches(l.set, filter);
@@ -104,12 +105,16 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
       const n = learned.listings.length;
       const arb = fc.record({ i: fc.nat({ max: n - 1 }), value: unknownValueArb(values) });
       const seeds = f.named ?? [...known].slice(0, 3);
-      const patterns = patternValues(seeds, known).map((value, k) => ({ i: k % n, value }));
+      // Covered once: each class of unknown value once (the case changes of one value, each wildcard), the
+      // listings in turn; else every known value's case changes, every pattern, the named value on every listing.
+      const once = coversOnce(ctx.depth);
+      const patterns = patternValues(seeds, known, once).map((value, k) => ({ i: k % n, value }));
       const named = f.named?.[0];
+      const changed = f.exactCase ? caseChanged(once ? new Set([...known].slice(0, 1)) : known) : [];
       const examples = [
-        ...[...(f.exactCase ? caseChanged(known) : []), noSuchValue(f.field)].map((value) => ({ i: 0, value })),
+        ...[...changed, noSuchValue(f.field)].map((value) => ({ i: 0, value })),
         ...patterns,
-        ...(f.exactCase && named
+        ...(f.exactCase && named && !once
           ? learned.listings.slice(1).map((_, k) => ({ i: k + 1, value: named.toLowerCase() }))
           : []),
       ];
@@ -125,7 +130,7 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
           describe: (k) => describeListing(listingOf(k)),
           examples,
           coverage: true,
-          numRuns: drawsOn(ctx, c, examples.length),
+          numRuns: runsOn(ctx, c, examples.length),
         },
       );
     },
@@ -141,11 +146,21 @@ eachCollection('§4.2 Filters:', (c, check) => {
     'FLT-BEFORE-PAGE',
     'a filtered walk at a small limit has full pages while matches remain, and every match once',
     async (ctx) => {
-      for (const { l, filter } of await shortPageCases(ctx, c)) {
+      const cases = await shortPageCases(ctx, c);
+      // Covered once, one walk (the first listing's value with two matches, else the first): the same invariant on
+      // every listing, whose windows the next check reads.
+      const walked = coversOnce(ctx.depth)
+        ? [
+            cases.find(({ l, filter }) => matching(l.set.records, filter).length >= 2) ??
+              (cases[0] as (typeof cases)[number]),
+          ]
+        : cases;
+      for (const { l, filter } of walked) {
         const { n, from } = await matchCount(ctx, l, filter);
-        const limit = Math.min(maxLimitOf(l.listing), Math.max(1, Math.ceil(n / 4)));
+        const pages = walkPagesOn(c, MAX_WALK_PAGES, ctx.depth);
+        const limit = Math.min(maxLimitOf(l.listing), Math.max(1, Math.ceil(n / Math.min(4, pages))));
         const listing = withSelection(l.listing, { filter });
-        const w = await walk(ctx, listing, { limit, maxPages: walkPagesOn(c, MAX_WALK_PAGES) });
+        const w = await walk(ctx, listing, { limit, maxPages: pages });
         for (const page of w.pages) {
           const sent = { offset: page.offset, limit };
           assertNoViolation(basedOn(fullPageViolation(page.exchange, filter, sent, n), from));
@@ -178,6 +193,12 @@ eachCollection('§4.2 Filters:', (c, check) => {
       // The first page at the largest limit for the first values, and the last match of the most frequent.
       const examples = [0, 1, 2].filter((k) => k < cases.length).map((k) => ({ k, offset: 0, limit: max }));
       examples.push({ k: 0, offset: Math.max(0, n(0) - 1), limit: 10 });
+      // Covered once: the first page at the largest limit is the filtered set's first read, a window past it instead,
+      // and none on the first listing but its last match (the walk read its pages).
+      if (coversOnce(ctx.depth)) {
+        for (const e of examples.slice(0, -1)) e.offset = Math.min(1, n(e.k));
+        if (cases.length > 1) examples.shift();
+      }
       const listingOf = (k: number) => {
         const x = cases[k] as (typeof cases)[number];
         return { x, listing: withSelection(x.l.listing, { filter: x.filter }) };
@@ -195,7 +216,7 @@ eachCollection('§4.2 Filters:', (c, check) => {
         {
           describe: (v) => `${describeListing(listingOf(v.k).listing)} offset=${v.offset} limit=${v.limit}`,
           examples,
-          numRuns: drawsOn(ctx, c, examples.length),
+          numRuns: runsOn(ctx, c, examples.length),
         },
       );
     },

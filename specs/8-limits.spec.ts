@@ -23,7 +23,7 @@ import {
 } from '../core/model/listing.ts';
 import { assertNoViolation } from '../core/model/verdict.ts';
 import { notExercised } from '../core/run/check.ts';
-import { drawsOn, firstFilters, references } from '../core/run/learn.ts';
+import { coversOnce, firstFilters, references, runsOn } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
@@ -79,6 +79,17 @@ const examplesOf = (listings: number, max: number): CapCase[] => [
   ...Array.from({ length: listings - 1 }, (_, k): CapCase => ({ i: k + 1, s: 0, offset: 0, limit: plain(max + 1) })),
 ];
 
+/**
+ * Each notation once (a plain limit: just over the cap, and huge; with and without an offset), case j on listing
+ * j mod `listings` and selection j mod `selections`.
+ */
+function spread(cases: readonly CapCase[], listings: number, selections: number): CapCase[] {
+  const key = (k: CapCase) =>
+    `${k.limit.notation === 'plain' ? `plain ${k.limit.value > 10_000}` : written(k)} ${k.offset === undefined}`;
+  const distinct = cases.filter((k, j) => cases.findIndex((x) => key(x) === key(k)) === j);
+  return distinct.map((k, j) => ({ ...k, i: j % listings, s: j % selections }));
+}
+
 eachCollection('§8 Limits: maximum limit:', (c, check) => {
   const max = c.maxLimit ?? MAX_LIMIT;
   // "Maximum limit | 100 records per request | Paginated collection endpoints." Reading: over the cap, a 4xx or a
@@ -105,7 +116,9 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
           limit: overCapNotationArb(max),
         }),
       );
-      const examples = examplesOf(listings.length, max).filter((e) => e.s < selections.length);
+      const all = examplesOf(listings.length, max).filter((e) => e.s < selections.length);
+      // Covered once: each value and notation over the cap once, the listings and the selections in turn.
+      const examples = coversOnce(ctx.depth) ? spread(all, listings.length, selections.length) : all;
       const listingOf = (k: CapCase): Listing => withSelection(listings[k.i] as Listing, selections[k.s] ?? {});
       await forAll(
         ctx,
@@ -122,7 +135,7 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
           describe: (k) => `${describeListing(listingOf(k))} ${describeRequest({ offset: k.offset })} ${written(k)}`,
           examples,
           coverage: true, // every notation of a limit above the cap, at every depth
-          numRuns: drawsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
+          numRuns: runsOn(ctx, c, examples.length, Math.max(target.fcNumRuns, examples.length)),
         },
       );
     },

@@ -71,6 +71,34 @@ export const CHAR_CLASSES: readonly CharClass[] = [
   { name: 'lone surrogate (CESU-8)', unit: '%ED%A0%80', raw: true },
 ];
 
+const units = (names: readonly string[]) =>
+  CHAR_CLASSES.filter((c) => names.includes(c.name))
+    .map((c) => c.unit)
+    .join('');
+
+/**
+ * Once (depth quick), each family once, its members in one value (every member present at once, as in a query a
+ * client builds): letters and digits; the punctuation groups with literal escapes; each byte width apart (Latin-1,
+ * multi-byte, outside the BMP: columns and decoders fail on one and not another); control bytes with NUL, and the
+ * invalid sequences, sent raw.
+ */
+const ONCE_CLASSES: readonly CharClass[] = [
+  { name: 'letters and digits', unit: units(['letters', 'digits']) },
+  {
+    name: 'ASCII punctuation, every group, and literal escapes',
+    unit: CHAR_CLASSES.slice(2, 18)
+      .map((c) => c.unit)
+      .join(''),
+  },
+  ...CHAR_CLASSES.filter((c) => ['Latin-1', 'multi-byte UTF-8', 'outside the BMP'].includes(c.name)),
+  { name: 'control characters and NUL', unit: '%01%09%0A%7F%00', raw: true },
+  { name: 'invalid UTF-8 and lone surrogates', unit: '%FF%C3%ED%A0%80', raw: true },
+];
+
+/** Once, the middle window's lengths (past 32, within 255) and the long ones (past 255, 1 KiB, 4 KiB, near the longest). */
+const ONCE_MIDDLE: readonly number[] = [33, 64, 100, 128, 255];
+const ONCE_LONG: readonly number[] = [256, 1024, 4096, Number.MAX_SAFE_INTEGER, 1000];
+
 /** Numbers written the way parsers disagree on. */
 export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
   ['007', 'leading zeros'],
@@ -89,6 +117,9 @@ export const NUMBER_FORMS: ReadonlyArray<[value: string, form: string]> = [
   ['9007199254740993', '2^53 + 1'],
   ['99999999999999999999999999999', 'huge'],
 ];
+
+/** Once, each number family once: zeros, a sign, negative zero, an exponent, a decimal, hex, past int32, huge. */
+const ONCE_FORMS = new Set(['007', '+5', '-0', '1E+2', '1.5', '0x10', '2147483648']);
 
 /** One request of the coverage phase: what it sends (after the listing's own query) and which classes it covers. */
 interface CoverageCase {
@@ -138,12 +169,12 @@ function valueCase(parameter: string, c: CharClass, wanted: number, lengthClass:
  * The covering set: for each parameter, every length (0 to 4,096 and near the longest), each with a character class
  * in turn so that every class also meets every parameter; every number form on each parameter; and the structural
  * forms. Deterministic: the same set on every run. Some parameters get the number forms only (`numeric`) or no number
- * form (`textual`): coveredParameters. With `once` (depth quick) every class is sent once, not on every parameter:
- * the lengths beside the character classes, the number forms and the structures each on the parameters in turn.
+ * form (`textual`): coveredParameters. With `once` (depth quick), `onceCases`.
  */
 export function coverageCases(c: Collection, once = false): CoverageCase[] {
   const { parameters, numeric, textual } = coveredParameters(c);
   const all = [...parameters, ...textual, ...numeric];
+  if (once) return onceCases(all, numeric, textual);
   const lengths: Array<[number, string]> = [
     ...LENGTHS.map((n): [number, string] => [n, `length ${n}`]),
     [Number.MAX_SAFE_INTEGER, 'near the longest'],
@@ -153,21 +184,40 @@ export function coverageCases(c: Collection, once = false): CoverageCase[] {
     const [length, lengthClass] = lengths[r % lengths.length] as [number, string];
     return valueCase(parameter, CHAR_CLASSES[(r + p * 3) % CHAR_CLASSES.length] as CharClass, length, lengthClass);
   };
-  if (once) {
-    const texts = all.filter((x) => !numeric.includes(x));
-    const numbers = all.filter((x) => !textual.includes(x));
-    return [
-      ...Array.from({ length: rowsOf }, (_, r) => lengthCase(texts[r % texts.length] as string, 0, r)),
-      ...NUMBER_FORMS.map(([value, form], i) => numberCase(numbers[i % numbers.length] as string, value, form)),
-      ...STRUCTURES.map((make, i) => make(texts[i % texts.length] as string)),
-    ];
-  }
   return all.flatMap((parameter, p) => [
     // Rows enough for every length and every class: lengths cycle, classes shift per parameter (pairwise spread).
     ...(numeric.includes(parameter) ? [] : Array.from({ length: rowsOf }, (_, r) => lengthCase(parameter, p, r))),
     ...(textual.includes(parameter) ? [] : NUMBER_FORMS.map(([value, form]) => numberCase(parameter, value, form))),
     ...(numeric.includes(parameter) ? [] : STRUCTURES.map((make) => make(parameter))),
   ]);
+}
+
+/**
+ * Once (depth quick), each family once rather than every member on every parameter: every parameter a value in the
+ * middle window (past a 32-character index, within a 255-character column) and a long one (past it, up to near the
+ * longest URL), the character families in turn over those rows; each number family and each structure once, on the
+ * parameters in turn.
+ */
+function onceCases(all: readonly string[], numeric: readonly string[], textual: readonly string[]): CoverageCase[] {
+  const texts = all.filter((x) => !numeric.includes(x));
+  const numbers = all.filter((x) => !textual.includes(x));
+  const rows = texts.flatMap((parameter, j) => [
+    [parameter, ONCE_MIDDLE[j % ONCE_MIDDLE.length] as number] as const,
+    [parameter, ONCE_LONG[j % ONCE_LONG.length] as number] as const,
+  ]);
+  const forms = NUMBER_FORMS.filter(([value]) => ONCE_FORMS.has(value) || value.length > 20);
+  return [
+    ...rows.map(([parameter, n], r) =>
+      valueCase(
+        parameter,
+        ONCE_CLASSES[r % ONCE_CLASSES.length] as CharClass,
+        n,
+        n > 8000 ? 'near the longest' : `length ${n}`,
+      ),
+    ),
+    ...forms.map(([value, form], i) => numberCase(numbers[i % numbers.length] as string, value, form)),
+    ...STRUCTURES.map((make, i) => make(texts[i % texts.length] as string)),
+  ];
 }
 
 const numberCase = (parameter: string, value: string, form: string): CoverageCase => ({

@@ -30,6 +30,11 @@ export interface DepthProfile {
    * shapes of the door checks, INP-ROBUST's classes): 1, every class once (quick); 2, every pair of two factors' values.
    */
   strength: 1 | 2;
+  /**
+   * The pages a walk at a smaller limit reads at most (its limit chosen to cover the set in that many): the invariant
+   * a walk judges is the same at any limit below the total, so a few pages show it. Absent: the check's own bound.
+   */
+  walkPages?: number;
   /** Requests the search for undocumented inputs may spend on a listing. */
   discovery: number;
   /** The requests a default run (payments only, every optional input) is tuned to stay within: --help states it. */

@@ -143,6 +143,16 @@ describe('filter arbitraries', () => {
     ]);
     assert.ok(patternValues(['duplicate'], new Set(['duplicate'])).every((v) => /[%_*?]/.test(v)));
   });
+
+  test('once (depth quick): each wildcard once, inside a known value where one carries it', () => {
+    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED']), true), [
+      'COMP%',
+      'COMPLETE_',
+      'C*',
+      'COMPLETE?',
+      '.*',
+    ]);
+  });
 });
 
 describe('requestArb', () => {

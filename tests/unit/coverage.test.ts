@@ -56,6 +56,48 @@ describe('coverage phase', () => {
     );
   });
 
+  test('once (depth quick): every parameter a middle and a long value, each family, number form and structure once', () => {
+    const once = coverageCases(PAYMENTS, true);
+    assert.ok(once.length < cases.length / 5, `${once.length} requests`);
+    const texts = coveredParameters(PAYMENTS).parameters;
+    const lengthsOf = (p: string) =>
+      once
+        .filter((c) => c.parameter === p)
+        .flatMap((c) => c.classes)
+        .map((x) =>
+          x === 'near the longest' ? Number.MAX_SAFE_INTEGER : Number(/^length (\d+)$/.exec(x)?.[1] ?? NaN),
+        );
+    for (const p of texts) {
+      assert.ok(
+        lengthsOf(p).some((n) => n >= 33 && n <= 255),
+        `${p}: a middle length`,
+      );
+      assert.ok(
+        lengthsOf(p).some((n) => n >= 256),
+        `${p}: a long one`,
+      );
+    }
+    const classes = new Set(once.flatMap((c) => c.classes));
+    for (const family of [
+      'letters and digits',
+      'Latin-1',
+      'multi-byte UTF-8',
+      'outside the BMP',
+      'control characters and NUL',
+    ])
+      assert.ok(classes.has(family), family);
+    for (const s of ['repeated', 'bracketed', 'named sub-key', 'empty value', 'no value']) assert.ok(classes.has(s), s);
+    for (const form of ['leading zeros', 'hex', 'int32 maximum + 1', 'huge']) assert.ok(classes.has(form), form);
+    // The punctuation family carries every group at once, in a value long enough to hold them all.
+    const punctuation = once.filter((c) => c.classes.some((x) => x.startsWith('ASCII punctuation')));
+    for (const group of CHAR_CLASSES.slice(2, 17))
+      assert.ok(
+        punctuation.some((c) => (c.pairs[0]?.[1] ?? '').includes(group.unit)),
+        group.name,
+      );
+    assert.deepEqual(coverageCases(PAYMENTS, true), once);
+  });
+
   test("another collection's bounded share: its filters in full, sort without number forms, offset and limit's numbers", () => {
     const refunds: Collection = {
       ...PAYMENTS,

@@ -15,7 +15,7 @@ import { DEPTH_PROFILES, depthBelow, drawsAt, examplesAt } from '../../core/mode
 import type { Target } from '../../core/model/target.ts';
 import { beyondDepth, checkContext } from '../../core/run/check.ts';
 import { ConfigError, resolveTarget } from '../../core/run/config.ts';
-import { targetFor } from '../../core/run/learn.ts';
+import { coversOnce, selectionsOn, spreadOn, targetFor, walkPagesOn } from '../../core/run/learn.ts';
 import { forAll } from '../../core/run/property.ts';
 import { recordOf } from '../../core/run/record.ts';
 import { bundledMockEnv } from '../../fixtures/mock-target.ts';
@@ -59,6 +59,24 @@ describe('--depth: resolved once, refused like every setting', () => {
 });
 
 describe('the property runner follows the depth', () => {
+  test('covered once (quick): each listing once and each selection once, the listings in turn; walks of a few pages', () => {
+    const quick = DEPTH_PROFILES.quick;
+    assert.ok(coversOnce(quick) && !coversOnce(DEPTH_PROFILES.standard) && !coversOnce(DEPTH_PROFILES.deep));
+    const all = ['unfiltered', 'filtered', 'up', 'down', 'filtered down'];
+    const on = (depth: typeof quick) => [0, 1, 2].map((i) => selectionsOn(PAYMENTS, i, all, { depth, listings: 3 }));
+    assert.deepEqual(on(quick), [
+      ['unfiltered', 'filtered', 'filtered down'],
+      ['unfiltered', 'up'],
+      ['unfiltered', 'down'],
+    ]);
+    assert.deepEqual(on(DEPTH_PROFILES.standard), [all, all, all]);
+    assert.deepEqual([0, 1, 2].map(spreadOn({ depth: quick }, 3, all)), on(quick));
+    assert.deepEqual([0, 1].map(spreadOn({ depth: DEPTH_PROFILES.deep }, 2, all)), [all, all]);
+    assert.equal(walkPagesOn(PAYMENTS, 12, quick), quick.walkPages);
+    assert.equal(walkPagesOn(PAYMENTS, 12, DEPTH_PROFILES.standard), 12);
+    assert.equal(walkPagesOn({ ...PAYMENTS, spec: undefined }, 12, DEPTH_PROFILES.deep), 4);
+  });
+
   test('drawsAt: quick few but at least one, standard as written, deep five times', () => {
     assert.deepEqual(
       [drawsAt(DEPTH_PROFILES.quick, 25), drawsAt(DEPTH_PROFILES.quick, 2), drawsAt(DEPTH_PROFILES.quick, 0)],
