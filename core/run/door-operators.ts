@@ -33,7 +33,7 @@ export interface Turn {
   index: number;
   of: number;
 }
-export const ALL: Turn = { index: 0, of: 1 };
+const ALL: Turn = { index: 0, of: 1 };
 
 const mine = <T>(list: readonly T[], turn: Turn) => list.filter((_, i) => i % turn.of === turn.index);
 
