@@ -107,10 +107,11 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
 
 /**
  * The share of a kind's operators `base` takes (door-operators.ts): all of them, or at a depth that tries each class
- * once (access `classes`: quick) its turn among the bases of its kind, so that each operator is sent once in all.
+ * once (access `classes`: quick) its turn among the bases of its kind and rule, so that each operator is sent once for
+ * each rule (a rule's checks alone still meet every operator).
  */
 function turnOf(s: DoorState, base: DoorBase, kind: (b: DoorBase) => boolean): Turn {
-  const bases = s.bases.filter(kind);
+  const bases = s.bases.filter((b) => kind(b) && b.expectation.rule === base.expectation.rule);
   if (s.explorer.t.depth.access !== 'classes' || !bases.includes(base)) return { index: 0, of: 1 };
   return { index: bases.indexOf(base), of: bases.length };
 }
