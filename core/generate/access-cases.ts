@@ -378,10 +378,7 @@ export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?:
     })
     .map(({ form, ...k }): AccessCase => inForm({ ...k, collection: c }, form));
   const strength = t.depth.strength;
-  // Each class once (access `classes`: quick): the examples send every credential without a query, so each shape
-  // carries a value of every feature, the first all the furthest at once.
-  const present = t.depth.access === 'classes';
-  const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true, present });
+  const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true });
   const shapes = space.endpoints.includes('list')
     ? accessShapes(space.credentials, space.merchants, features, strength)
     : [];

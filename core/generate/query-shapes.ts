@@ -19,31 +19,18 @@ export type Feature = ReadonlyArray<Partial<PageRequest>>;
 export function queryFeatures(
   defaultLimit: number,
   c: Collection,
-  opts: { filter?: FieldFilter; overMax?: boolean; present?: boolean } = {},
+  opts: { filter?: FieldFilter; overMax?: boolean } = {},
 ): Feature[] {
   const first = c.filters[0]?.named?.[0];
   const filter = opts.filter ?? (first ? { field: c.filters[0]?.field as string, value: first } : undefined);
   const sort = c.sorts[0]?.field;
   const max = c.maxLimit ?? MAX_LIMIT;
-  const features: Feature[] = [
+  return [
     [{}, ...(filter ? [{ filter }] : [])],
     [{}, ...(sort ? [{ sort }, { sort: `-${sort}` }] : [])],
     [{}, { offset: 3 * defaultLimit }],
     [{}, { limit: 1 }, { limit: max }, ...(opts.overMax ? [{ limit: max + 1 }] : [])],
   ];
-  return opts.present ? features.map((f) => presentFirst(f, max)) : features;
-}
-
-/**
- * With `present` (a depth that sends each value once, whose requests without a query are sent anyway): a feature's
- * values without "left out", the one furthest from a bare request first — the descending sort, the maximum limit —
- * so that the first query of a covering array carries every feature at once.
- */
-function presentFirst(f: Feature, max: number): Feature {
-  const present = f.filter((v) => Object.keys(v).length > 0);
-  if (present.length === 0) return f;
-  const far = present.find((v) => v.sort?.startsWith('-') || v.limit === max) ?? present[0];
-  return [far as Partial<PageRequest>, ...present.filter((v) => v !== far)];
 }
 
 /**

@@ -25,7 +25,7 @@ import type { RuleId } from '../model/rules.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
 import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
-import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings, type Turn } from './door-operators.ts';
+import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
 
 /**
  * Requests the door checks may spend splitting batches, by the run's depth (--depth): the default run's share of its
@@ -105,34 +105,17 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
   return state;
 }
 
-/**
- * The share of a kind's operators `base` takes (door-operators.ts): all of them, or at a depth that tries each class
- * once (access `classes`: quick) its turn among the bases of its kind and rule, so that each operator is sent once for
- * each rule (a rule's checks alone still meet every operator).
- */
-function turnOf(s: DoorState, base: DoorBase, kind: (b: DoorBase) => boolean): Turn {
-  const bases = s.bases.filter((b) => kind(b) && b.expectation.rule === base.expectation.rule);
-  if (s.explorer.t.depth.access !== 'classes' || !bases.includes(base)) return { index: 0, of: 1 };
-  return { index: bases.indexOf(base), of: bases.length };
-}
-
-const mutated = (b: DoorBase) => b.refused && b.case.credential.kind === 'key' && !!b.case.credential.mutation;
-const refusedStatus = (b: DoorBase) => b.refused && b.case.endpoint === 'status';
-/** A refused request on the sandbox merchant without a key, or with the live or the restricted key. */
-function spelledBase(b: DoorBase): boolean {
-  const cred = b.case.credential;
-  if (!b.refused || b.case.endpoint !== 'list' || b.case.merchant !== 'sandbox') return false;
-  return cred.kind === 'none' || (cred.kind === 'key' && !cred.mutation && ['live', 'restricted'].includes(cred.slot));
-}
-
 /** Explores one base: its batches, then what operators change of it. */
 async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promise<void> {
   const x = s.explorer;
   if (!base.refused) return exploreAllowed(x, base);
   await exploreRefused(x, base);
-  if (refusedStatus(base)) await exploreDocumentedHeaders(x, base, turnOf(s, base, refusedStatus));
-  if (mutated(base)) await exploreKeyOperators(x, base, runSeed, turnOf(s, base, mutated));
-  if (spelledBase(base)) await exploreSpellings(x, base, runSeed, turnOf(s, base, spelledBase));
+  const cred = base.case.credential;
+  if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
+  if (cred.kind === 'key' && cred.mutation) await exploreKeyOperators(x, base, runSeed);
+  const spelled = base.case.endpoint === 'list' && base.case.merchant === 'sandbox';
+  if (spelled && (cred.kind === 'none' || (cred.kind === 'key' && ['live', 'restricted'].includes(cred.slot))))
+    await exploreSpellings(x, base, runSeed);
 }
 
 /** What the door checks of a rule read: its cases, every answer of the exploration, the inputs tried. */
