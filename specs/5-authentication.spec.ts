@@ -78,7 +78,7 @@ eachCollection('§5.2 Spellings of the paths:', (c, check) => {
     async ({ api, target, rule }: CheckContext) => {
       const credential = auth(target);
       const answers = [];
-      for (const s of (await pathSpellings(api, target, c)).filter((p) => !list || p.endpoint === 'list')) {
+      for (const s of await pathSpellings(api, target, c, { listOnly: list })) {
         const e = await api.get(s.path, { auth: credential });
         // The answer of the spec's spelling is right whether or not the target serves this one.
         const served = whenServed.includes(e.status) || (await s.served());
