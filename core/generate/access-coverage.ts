@@ -76,7 +76,9 @@ export interface CoverRow<I> {
  * limit). What widens the answers a row allows cannot stand for another factor's value (a value met only there would
  * go unjudged), so three exceptions are sent alone, each once: a limit above the maximum (a 400 is legal), HEAD (a
  * refusal is legal) and OPTIONS (any answer without records is legal), and the CORS pre-flight where the rule has no
- * credential; the methods on the list, where an answer can show records, with the credential classes in turn.
+ * credential; the methods on the list, where an answer can show records, with the credential classes in turn, and
+ * with the plain query on the first merchant (what OPTIONS may not show is records: a filter or a deep offset could
+ * leave none to show).
  */
 export function coverAtOnce<I extends { credential: CredentialLike }>(
   items: readonly I[],
@@ -108,7 +110,7 @@ export function coverAtOnce<I extends { credential: CredentialLike }>(
   for (const [j, form] of METHOD_FORMS.entries()) {
     const item = form.preflight ? items.find((i) => i.credential.kind === 'none') : byClass[j % byClass.length];
     if (!item) continue;
-    rows.push({ item, ...at(last), form });
+    rows.push({ item, endpoint: last, merchant: merchants[0] as MerchantRole, query: {}, form });
   }
   return rows;
 }
