@@ -112,7 +112,11 @@ async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promi
   await exploreRefused(x, base);
   const cred = base.case.credential;
   if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
-  if (cred.kind === 'key' && cred.mutation) await exploreKeyOperators(x, base, runSeed);
+  // The key operators are the key check's classes (AUTH-INVALID), met on both endpoints of a known merchant; at
+  // strength 1 (quick) an unknown merchant's request (AUTH-FIRST: the key checked before the merchant) does not
+  // repeat them: its own class, a never-issued key of the right form there, is the base itself.
+  const keyClasses = x.t.depth.strength === 2 || base.case.merchant !== 'unknown' || base.case.endpoint !== 'list';
+  if (cred.kind === 'key' && cred.mutation && keyClasses) await exploreKeyOperators(x, base, runSeed);
   const spelled = base.case.endpoint === 'list' && base.case.merchant === 'sandbox';
   if (spelled && (cred.kind === 'none' || (cred.kind === 'key' && ['live', 'restricted'].includes(cred.slot))))
     await exploreSpellings(x, base, runSeed);
