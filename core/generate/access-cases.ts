@@ -398,17 +398,16 @@ export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?:
     .map(({ form, ...k }): AccessCase => inForm({ ...k, collection: c }, form));
   const strength = t.depth.strength;
   const base = examplesOf(t, rule, space, c, share);
-  const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
   if (strength === 1) {
+    // The methods are factors of the quick cover: its summary says what it sent.
     const examples = quickCover(t, space, c, base, filter);
-    return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods, notes: [coverSummary(examples)] };
+    return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods: coverSummary(examples), notes: [] };
   }
+  const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
   const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true });
-  const shapes = space.endpoints.includes('list')
-    ? accessShapes(space.credentials, space.merchants, features, strength)
-    : [];
+  const shapes = space.endpoints.includes('list') ? accessShapes(space.credentials, space.merchants, features) : [];
   const shaped = shapes.map((r) => inForm(onList(r.credential, r.merchant, c, r.query), r.form));
   const examples = distinct([...base, ...shaped], caseKey);
-  const shapesNote = shapes.length ? [shapeSummary(shapes, strength)] : [];
+  const shapesNote = shapes.length ? [shapeSummary(shapes)] : [];
   return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods, notes: shapesNote };
 }

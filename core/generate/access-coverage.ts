@@ -4,7 +4,8 @@
  * direction, an offset past the first pages, the limit at its bounds) with every key class and merchant of the rule
  * and every method, in a covering array: deterministic, sent before any random draw (which adds to it). At strength 2
  * every pair of two factors' values is in some request — a check that only a sorted-descending deep GET skips is met
- * on every seed —; at strength 1 (quick) every value once.
+ * on every seed —; at strength 1 (quick) one array over every factor of the rule at once (coverAtOnce), the
+ * credential as written, the endpoint and the method among them, every value once.
  */
 import type { MerchantRole } from '../model/access.ts';
 import type { PageRequest } from '../model/listing.ts';
@@ -23,16 +24,14 @@ export interface ShapeRow<C> {
 }
 
 /**
- * The covering array of a rule on a listing. At strength 2: GET requests covering every pair of values of two factors
+ * The covering array of a rule on a listing at strength 2: GET requests covering every pair of values of two factors
  * among key class, merchant and the query features (a GET path that only a sorted-descending deep query takes is met
- * on every seed), then each other method with every value of every factor once. At strength 1 (quick): every value
- * of every factor, the method one of them, once.
+ * on every seed), then each other method with every value of every factor once.
  */
 export function accessShapes<C extends CredentialLike>(
   credentials: readonly C[],
   merchants: readonly MerchantRole[],
   features: readonly Feature[],
-  strength: 1 | 2,
 ): ShapeRow<C>[] {
   const keys = firstOfEachClass(credentials);
   if (keys.length === 0 || merchants.length === 0) return [];
@@ -43,20 +42,12 @@ export function accessShapes<C extends CredentialLike>(
     query: Object.assign({}, ...features.map((f, i) => f[row[i + 2] as number])) as PageRequest,
     form,
   });
-  if (strength === 1)
-    return coveringArray([...sizes, FORMS.length], 1).map((row) =>
-      rowOf(row, FORMS[row.at(-1) as number] as MethodForm),
-    );
   return FORMS.flatMap((form, i) => coveringArray(sizes, i === 0 ? 2 : 1).map((row) => rowOf(row, form)));
 }
 
 /** The phase in words, for the check's notes. */
-export function shapeSummary(rows: readonly ShapeRow<CredentialLike>[], strength: 1 | 2): string {
-  const what =
-    strength === 2
-      ? 'every pair of values of two factors on GET, every value on HEAD and on OPTIONS'
-      : 'every value once (quick: strength 1)';
-  return `query-shape phase: ${rows.length} requests over key class × merchant × filter × sort × offset × limit (to one past its maximum) × method, ${what}`;
+export function shapeSummary(rows: readonly ShapeRow<CredentialLike>[]): string {
+  return `query-shape phase: ${rows.length} requests over key class × merchant × filter × sort × offset × limit (to one past its maximum) × method, every pair of values of two factors on GET, every value on HEAD and on OPTIONS`;
 }
 
 /** One request of the quick cover: a credential as written (an item), an endpoint, a merchant, a query, a method. */
