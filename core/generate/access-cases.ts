@@ -29,7 +29,7 @@ import {
 import { describeRequest, type FieldFilter, MAX_LIMIT, type PageRequest, STATUS_PATH } from '../model/listing.ts';
 import { type AccessCells, type AccessRule, accessCells } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
-import { accessShapes, shapeSummary } from './access-coverage.ts';
+import { accessShapes, coverAtOnce, shapeSummary } from './access-coverage.ts';
 import { aroundCoverage, aroundKeys, grammarSummary, otherSpellings, spellingArb } from './auth-header.ts';
 import { keyMutations, neverCreatedId } from './key-mutations.ts';
 import { queryFeatures } from './query-shapes.ts';
@@ -334,6 +334,25 @@ function distinct(cases: readonly AccessCase[], keyOf: (c: AccessCase) => string
   return cases.filter((c) => !seen.has(keyOf(c)) && !!seen.add(keyOf(c)));
 }
 
+/**
+ * Quick's examples: one covering array over every factor of the rule at once (access-coverage.ts, coverAtOnce): each
+ * credential as its examples write it (a mutation by its name, whichever key it tampers with), once with GET.
+ */
+function quickCover(t: Target, space: Space, c: Collection, base: readonly AccessCase[], filter?: FieldFilter) {
+  const items = distinct(
+    base.filter((x) => x.method === undefined),
+    onceKey,
+  );
+  const features = queryFeatures(t.defaultLimit, c, filter ? { filter } : {});
+  const max = c.maxLimit ?? MAX_LIMIT;
+  const rows = coverAtOnce(items, space.endpoints, space.merchants, features, { limit: max + 1 });
+  return rows.map((r) => inForm({ ...r.item, endpoint: r.endpoint, merchant: r.merchant, query: r.query }, r.form));
+}
+
+/** The quick cover in words, for the check's notes. */
+const coverSummary = (cases: readonly AccessCase[]) =>
+  `quick: ${cases.length} requests, one covering array over credential as written × endpoint × merchant × filter × sort × offset × limit × method, every value once (a limit past the maximum, HEAD and OPTIONS each alone)`;
+
 /** A case on a collection's list, written canonically. */
 const onList = (credential: Credential, merchant: MerchantRole, c: Collection, query: PageRequest): AccessCase => ({
   credential,
@@ -378,15 +397,17 @@ export function accessCases(t: Target, rule: AccessRule, c: Collection, filter?:
     })
     .map(({ form, ...k }): AccessCase => inForm({ ...k, collection: c }, form));
   const strength = t.depth.strength;
-  const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true });
-  const shapes = space.endpoints.includes('list')
-    ? accessShapes(space.credentials, space.merchants, features, strength)
-    : [];
-  const shaped = shapes.map((r) => inForm(onList(r.credential, r.merchant, c, r.query), r.form));
   const base = examplesOf(t, rule, space, c, share);
-  // Quick: each credential in each spelling and method once, wherever it was first placed; then the shapes.
-  const examples = distinct([...(strength === 1 ? distinct(base, onceKey) : base), ...shaped], caseKey);
+  if (strength === 1) {
+    // The methods are factors of the quick cover: its summary says what it sent.
+    const examples = quickCover(t, space, c, base, filter);
+    return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods: coverSummary(examples), notes: [] };
+  }
   const methods = methodCoverageSummary(methodCoverage(credentials, space.endpoints));
-  const shapesNote = shapes.length ? [shapeSummary(shapes, strength)] : [];
+  const features = queryFeatures(t.defaultLimit, c, { ...(filter ? { filter } : {}), overMax: true });
+  const shapes = space.endpoints.includes('list') ? accessShapes(space.credentials, space.merchants, features) : [];
+  const shaped = shapes.map((r) => inForm(onList(r.credential, r.merchant, c, r.query), r.form));
+  const examples = distinct([...base, ...shaped], caseKey);
+  const shapesNote = shapes.length ? [shapeSummary(shapes)] : [];
   return { arb, examples, grammar: grammarSummary(examples.map(authOf)), methods, notes: shapesNote };
 }

@@ -99,14 +99,20 @@ export function spellingsOf(id: string, others: readonly string[] = []): Merchan
 /**
  * The coverage phase: for every merchant (in the order given) one member of every class, the k-th merchant taking
  * the class's k-th member (rotating), so that three merchants meet three members of each class. Deterministic.
+ * `inTurn` (strength 1): each class once, the merchants in turn; `only`: that merchant's spellings alone.
  */
-export function coverageSpellings(merchants: readonly string[]): MerchantSpelling[] {
+export function coverageSpellings(
+  merchants: readonly string[],
+  pick: { inTurn?: boolean; only?: string } = {},
+): MerchantSpelling[] {
   return merchants.flatMap((id, k) => {
+    if (pick.only !== undefined && id !== pick.only) return [];
     const all = spellingsOf(
       id,
       merchants.filter((m) => m !== id),
     );
-    return SPELLING_CLASSES.flatMap((klass) => {
+    return SPELLING_CLASSES.flatMap((klass, j) => {
+      if (pick.inTurn && j % merchants.length !== k) return [];
       const members = all.filter((s) => s.klass === klass.name);
       const picked = members[k % Math.max(1, members.length)];
       return picked ? [picked] : [];

@@ -22,6 +22,7 @@ import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { listingOf, MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
+import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
 import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
@@ -105,6 +106,18 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
   return state;
 }
 
+/**
+ * Whether a refused base meets the key operators (a never-issued key's). They are the key check's classes
+ * (AUTH-INVALID), met on both endpoints of a known merchant; at strength 1 (quick) an unknown merchant's request
+ * (AUTH-FIRST: the key checked before the merchant) does not repeat them: its own class, a never-issued key of the
+ * right form there, is the base itself.
+ */
+function keyOperatorsOn(t: Target, base: DoorBase): boolean {
+  const cred = base.case.credential;
+  if (cred.kind !== 'key' || !cred.mutation) return false;
+  return t.depth.strength === 2 || base.case.merchant !== 'unknown' || base.case.endpoint !== 'list';
+}
+
 /** Explores one base: its batches, then what operators change of it. */
 async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promise<void> {
   const x = s.explorer;
@@ -112,7 +125,7 @@ async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promi
   await exploreRefused(x, base);
   const cred = base.case.credential;
   if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
-  if (cred.kind === 'key' && cred.mutation) await exploreKeyOperators(x, base, runSeed);
+  if (keyOperatorsOn(x.t, base)) await exploreKeyOperators(x, base, runSeed);
   const spelled = base.case.endpoint === 'list' && base.case.merchant === 'sandbox';
   if (spelled && (cred.kind === 'none' || (cred.kind === 'key' && ['live', 'restricted'].includes(cred.slot))))
     await exploreSpellings(x, base, runSeed);
@@ -144,7 +157,7 @@ export async function exploreDoors(ctx: CheckContext, rule: RuleId, depth: Depth
   const mine = new Set(bases);
   const cases = s.explorer.cases.filter((c) => mine.has(c.of ?? c.base));
   const tally = bases.reduce<DoorTally>((sum, b) => addTally(sum, s.explorer.tally.get(b) ?? {}), {});
-  if (bases.some((b) => b.case.credential.kind === 'key' && b.case.credential.mutation)) ctx.seeded = true;
+  if (bases.some((b) => b.refused && keyOperatorsOn(ctx.target, b))) ctx.seeded = true;
   ctx.notes.add(describeTally(tally));
   ctx.doors = tally;
   return { learned: s.learned, cases, seen: s.seen, tally, bases };

@@ -68,15 +68,33 @@ export async function askSpelling(api: ApiClient, t: Target, s: MerchantSpelling
 
 const coverage = new WeakMap<ApiClient, Promise<AskedSpelling[]>>();
 
+/**
+ * The merchants of the coverage set: every configured one; at strength 1 (quick) one of each mode (the other sandbox
+ * merchant is the sandbox's mode), each class once with the merchants in turn.
+ */
+const coverageMerchants = (t: Target) =>
+  spelledMerchants(t)
+    .filter((m) => t.depth.strength === 2 || m.role !== 'otherSandbox')
+    .map((m) => m.id);
+
+/**
+ * One spelling of every class on the merchant of `role`, the member the coverage set takes there: at strength 1, where
+ * the set takes the merchants in turn, what a check about that merchant alone (the role its rule names) adds.
+ */
+export function classesOn(t: Target, role: Role): MerchantSpelling[] {
+  const id = t.merchants[role] as string;
+  const merchants = coverageMerchants(t);
+  return coverageSpellings(merchants.includes(id) ? merchants : [...merchants, id], { only: id });
+}
+
 /** The coverage set with the test key's answers, asked in order once per worker. */
 export function askedCoverage(api: ApiClient, t: Target): Promise<AskedSpelling[]> {
   let found = coverage.get(api);
   if (!found) {
     found = (async () => {
       const out: AskedSpelling[] = [];
-      // At strength 1 (quick) every class on one merchant of each mode: the other sandbox merchant is the sandbox's mode.
-      const merchants = spelledMerchants(t).filter((m) => t.depth.strength === 2 || m.role !== 'otherSandbox');
-      for (const s of coverageSpellings(merchants.map((m) => m.id))) out.push(await askSpelling(api, t, s));
+      const inTurn = t.depth.strength === 1;
+      for (const s of coverageSpellings(coverageMerchants(t), { inTurn })) out.push(await askSpelling(api, t, s));
       return out;
     })();
     coverage.set(api, found);

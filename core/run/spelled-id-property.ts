@@ -24,6 +24,7 @@ import {
   askedCoverage,
   askSpelling,
   canonicalSet,
+  classesOn,
   factsOf,
   type Role,
   recordsOf,
@@ -50,6 +51,12 @@ async function coverage(ctx: CheckContext): Promise<AskedSpelling[]> {
     ),
   );
   return learned;
+}
+
+/** The spellings of `more` whose path none of `learned` has. */
+function beyond(learned: readonly AskedSpelling[], more: readonly MerchantSpelling[]): MerchantSpelling[] {
+  const paths = new Set(learned.map((l) => spelledPath(l.spelling)));
+  return more.filter((s) => !paths.has(spelledPath(s)));
 }
 
 /** The first violation in full, naming how many more spellings failed. */
@@ -133,9 +140,16 @@ export async function spelledCredential(ctx: CheckContext, credential: Credentia
   };
   let evidence = 0;
   const learned = (await coverage(ctx)).filter((l) => roles.includes(l.role));
+  const tried: Array<{ s: MerchantSpelling; known?: AskedSpelling }> = learned
+    .filter((x) => x.served || x.role === scope.everyClassOn)
+    .map((l) => ({ s: l.spelling, known: l }));
+  // At strength 1 the coverage set takes the merchants in turn: the merchant the rule names still meets every class
+  // (the test key asked there only where the answer needs it).
+  if (scope.everyClassOn && t.depth.strength === 1)
+    for (const s of beyond(learned, classesOn(t, scope.everyClassOn))) tried.push({ s });
   const failed: Violation[] = [];
-  for (const l of learned.filter((x) => x.served || x.role === scope.everyClassOn)) {
-    const v = await judge(l.spelling, l);
+  for (const { s, known } of tried) {
+    const v = await judge(s, known);
     if (v) failed.push(v);
   }
   assertNoViolation(firstOf(failed));
@@ -184,6 +198,9 @@ export async function spelledIsolation(ctx: CheckContext, rule: 'MER-ISOLATION' 
     return undefined;
   };
   const learned = (await coverage(ctx)).filter((l) => roles.includes(l.role));
+  // MODE-ISOLATION names the live merchant alone: every class there, at strength 1 too (the set takes merchants in turn).
+  if (rule === 'MODE-ISOLATION' && t.depth.strength === 1)
+    for (const s of beyond(learned, classesOn(t, 'live'))) learned.push(await askSpelling(api, t, s));
   const failed: Violation[] = [];
   for (const l of learned) {
     const v = await judge(l);

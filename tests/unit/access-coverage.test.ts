@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ApiClient } from '../../core/client/http.ts';
+import { coverAtOnce } from '../../core/generate/access-coverage.ts';
 import { coveringArray, queryFeatures } from '../../core/generate/query-shapes.ts';
 import { credentialClass } from '../../core/generate/safe-methods.ts';
 import type { AccessCase } from '../../core/model/access.ts';
@@ -137,5 +138,40 @@ describe('a defect that one pair of query features opens on GET is caught on eve
   test('the clean mock, and one that refuses a limit over its maximum with 400: pass', async () => {
     assert.deepEqual(await verdicts({}, seeds.slice(0, 2)), ['pass', 'pass']);
     assert.deepEqual(await verdicts({ variants: ['over-limit=reject'] }, seeds.slice(0, 2)), ['pass', 'pass']);
+  });
+});
+
+describe('coverAtOnce: quick, every factor of a rule at once', () => {
+  const none = { credential: { kind: 'none' as const } };
+  const item = (i: number) => ({ credential: { kind: 'malformed' as const, header: `h${i}` } });
+  test('each item once with GET, every endpoint, on GET list rows every merchant and feature value; the wideners alone', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.boolean(), fc.integer({ min: 1, max: 4 }), (n, both, m) => {
+        const items = [none, ...Array.from({ length: n - 1 }, (_, i) => item(i))];
+        const endpoints = both ? (['status', 'list'] as const) : (['list'] as const);
+        const merchants = (['sandbox', 'otherSandbox', 'live', 'unknown'] as const).slice(0, m);
+        const features = queryFeatures(10, PAYMENTS, { filter: { field: 'status', value: 'COMPLETED' } });
+        const rows = coverAtOnce(items, endpoints, merchants, features, { limit: 101 });
+        const get = rows.filter((r) => r.form.method === 'GET' && r.query.limit !== 101);
+        for (const i of items) assert.ok(get.some((r) => r.item === i));
+        for (const e of endpoints) assert.ok(get.some((r) => r.endpoint === e));
+        const list = get.filter((r) => r.endpoint === 'list');
+        for (const mm of merchants) assert.ok(list.some((r) => r.merchant === mm));
+        for (const f of features)
+          for (const v of f)
+            assert.ok(list.some((r) => JSON.stringify({ ...r.query, ...v }) === JSON.stringify(r.query)));
+        // A limit past the maximum, HEAD, OPTIONS and the pre-flight: each once, with nothing else of the query.
+        assert.deepEqual(
+          rows.filter((r) => r.query.limit === 101).map((r) => r.query),
+          [{ limit: 101 }],
+        );
+        const others = rows.filter((r) => r.form.method !== 'GET');
+        assert.deepEqual(
+          others.map((r) => r.form.name),
+          ['HEAD', 'OPTIONS', 'CORS pre-flight'],
+        );
+        for (const r of others) assert.deepEqual([r.endpoint, r.query], ['list', {}]);
+      }),
+    );
   });
 });
