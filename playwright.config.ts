@@ -137,8 +137,9 @@ if (isMainProcess && collectionsFile && process.env[COLLECTIONS_VAR] === undefin
     refuse(error.problems, refusedTarget(target));
   }
 }
-// Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run).
-const WORKERS = target.loopback ? 2 : 1;
+// Two workers on loopback; one for a remote target (politeness: one pace and one budget for the whole run), and one
+// at quick, a run paced by its target: one process reads each listing once (two read the same sets twice).
+const WORKERS = target.loopback && target.depth.name !== 'quick' ? 2 : 1;
 if (isMainProcess && !listOnly && !mine) {
   // One request ledger for the whole run (every worker, every restart): the budget and the count. Every request of
   // the run, logged by each process into its own file (assembled into requests.ndjson and requests.har at the end),
