@@ -120,10 +120,10 @@ function fromTarget(o: Observed, merchants: readonly string[]): CandidateSpec[] 
   for (const [name, value] of o.envelopeFields) add('query', name, [value], 'format');
   for (const [name, value] of o.linkParams) add('query', name, [value], classOfValue(value, merchants));
   for (const [name, value] of o.headers) add('header', name, [value], classOfValue(value, merchants));
-  // A header the server names but never sent: its meaning unknown, it carries what each class would (the key first).
-  for (const name of o.headerNames)
-    if (!o.headers.has(name.toLowerCase()))
-      add('header', name, [...new Set(Object.values(CLASS_VALUES).flat())], 'credentials');
+  // A header the server names but never sent: its meaning unknown, it carries what each class would, the key first (a
+  // quick run sends each candidate's first value only).
+  const named = [...new Set([...CLASS_VALUES.credentials, ...Object.values(CLASS_VALUES).flat()])];
+  for (const name of o.headerNames) if (!o.headers.has(name.toLowerCase())) add('header', name, named, 'credentials');
   // What the server handed out is no credential (reading): replayed where a request must be refused.
   for (const [name, value] of o.cookies) add('cookie', name, [value], 'credentials');
   return out;

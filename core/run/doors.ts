@@ -14,13 +14,14 @@
 import { fetchPage } from '../client/http.ts';
 import { candidatePool, observe } from '../generate/door-candidates.ts';
 import { vocabularies } from '../generate/door-vocabulary.ts';
+import { METHOD_FORMS, PREFLIGHT_HEADERS } from '../generate/safe-methods.ts';
 import { PAYMENTS, publishedCollections } from '../model/collection.ts';
-import { asKey } from '../model/credentials.ts';
+import { asKey, NO_AUTH } from '../model/credentials.ts';
 import type { DepthName } from '../model/depth.ts';
 import { addTally, type DoorTally, describeTally } from '../model/door-tally.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { listingOf, MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
+import { listingOf, listingPath, MAX_LIMIT, readableListings, readEnvelope, STATUS_PATH } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
@@ -76,6 +77,26 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
   return out;
 }
 
+/**
+ * One answer of each way the target may answer otherwise, on /merchant/status and the first canonical listing: without
+ * a key, and each method form besides GET (HEAD and OPTIONS with the test key, a CORS pre-flight without one, as a
+ * browser sends it). A server names the request headers it reads where it pleases — a pre-flight's
+ * Access-Control-Allow-Headers above all, a refusal's Vary —: the names come from every form, not from the pages alone.
+ */
+async function askForms(ctx: CheckContext): Promise<Exchange[]> {
+  const first = readableListings(ctx.target, PAYMENTS)[0];
+  const out: Exchange[] = [];
+  for (const path of [STATUS_PATH, ...(first ? [listingPath(first)] : [])]) {
+    out.push(await ctx.api.get(path, { auth: NO_AUTH }));
+    for (const form of METHOD_FORMS) {
+      const auth = form.preflight ? NO_AUTH : asKey('test');
+      const headers = form.preflight ? { ...PREFLIGHT_HEADERS } : undefined;
+      out.push(await ctx.api.request(form.method, path, { auth, headers }));
+    }
+  }
+  return out;
+}
+
 /** The worker's door state: learned once, then shared by its door checks. */
 function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
   let state = states.get(ctx.api);
@@ -85,10 +106,11 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
       const stop = ctx.api.observe((e) => seen.push(e));
       try {
         const learned = await learn(ctx);
+        const forms = await askForms(ctx);
         const t = ctx.target;
         const merchants = Object.values(t.merchants).filter((m): m is string => !!m);
         const pool = candidatePool({
-          observed: observe(learned),
+          observed: observe([...learned, ...forms]),
           merchants,
           collections: publishedCollections(),
           vocabularies: vocabularies(t.vocabulary),

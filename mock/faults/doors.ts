@@ -35,6 +35,27 @@ const ISSUED: readonly string[] = Object.values(IDENTITY.keys);
 const isControl = (ch: string) => ch.charCodeAt(0) < 0x20 || ch === '\u007f';
 const withoutControls = (s: string) => [...s].filter((ch) => !isControl(ch)).join('');
 
+/**
+ * A gateway that authenticates a request without Authorization by a header of its own (`name`, the key bare or after
+ * Bearer), which it names in Access-Control-Allow-Headers on the answers `names` picks.
+ */
+function namedCredentialHeader(
+  faultName: string,
+  description: string,
+  name: string,
+  names: (f: RequestFacts) => boolean,
+): Fault {
+  return fault(faultName, 'AUTH-MISSING', description, {
+    headers: (h, f) => {
+      if (names(f)) h['Access-Control-Allow-Headers'] = `Authorization, Content-Type, ${name}`;
+    },
+    alternateKey: (r, keys) => {
+      const v = header(r, name.toLowerCase())?.replace(/^Bearer\s+/i, '');
+      return keys.find((k) => k.secret === v);
+    },
+  });
+}
+
 export const DOOR_FAULTS: readonly Fault[] = [
   fault(
     'key-in-x-api-key',
@@ -42,19 +63,17 @@ export const DOOR_FAULTS: readonly Fault[] = [
     'a request without Authorization is authenticated by an X-Api-Key header (the middleware of an older API version, still mounted)',
     { alternateKey: (r, keys) => keys.find((k) => k.secret === header(r, 'x-api-key')) },
   ),
-  fault(
+  namedCredentialHeader(
     'advertised-credential-header',
-    'AUTH-MISSING',
     'a gateway names its own credential header in every CORS answer (Access-Control-Allow-Headers: …, X-Gateway-Credential) and authenticates a request without Authorization by it',
-    {
-      headers: (h) => {
-        h['Access-Control-Allow-Headers'] = 'Authorization, Content-Type, X-Gateway-Credential';
-      },
-      alternateKey: (r, keys) => {
-        const v = header(r, 'x-gateway-credential')?.replace(/^Bearer\s+/i, '');
-        return keys.find((k) => k.secret === v);
-      },
-    },
+    'X-Gateway-Credential',
+    () => true,
+  ),
+  namedCredentialHeader(
+    'preflight-credential-header',
+    'a gateway names its own credential header only where CORS puts the list, in the answer to a pre-flight (OPTIONS with Access-Control-Request-Method: …, X-Partner-Token), and authenticates a request without Authorization by it',
+    'X-Partner-Token',
+    (f) => f.method === 'OPTIONS' && header(f, 'access-control-request-method') !== undefined,
   ),
   fault(
     'session-cookie-accepted',

@@ -31,6 +31,22 @@ export const DOOR_PROBES: Record<string, Probe> = {
     ]);
     assert.deepEqual([clean.status, faulty.status], [401, 200]);
   },
+  'preflight-credential-header': async (p) => {
+    const preflight = { origin: 'https://x.invalid', 'access-control-request-method': 'GET' };
+    const [clean, faulty] = await Promise.all(
+      [p.clean.url, p.faulty.url].map((u) => call(u, list(SB), { key: null, method: 'OPTIONS', headers: preflight })),
+    );
+    assert.doesNotMatch(clean?.headers.get('access-control-allow-headers') ?? '', /X-Partner-Token/);
+    assert.match(faulty?.headers.get('access-control-allow-headers') ?? '', /X-Partner-Token/);
+    const plain = await call(p.faulty.url, list(SB), { key: null });
+    assert.doesNotMatch(plain.headers.get('access-control-allow-headers') ?? '', /X-Partner-Token/, 'named only there');
+    const headers = { 'x-partner-token': KEYS.test };
+    const both = await Promise.all([p.clean.url, p.faulty.url].map((u) => call(u, list(SB), { key: null, headers })));
+    assert.deepEqual(
+      both.map((r) => r.status),
+      [401, 200],
+    );
+  },
   'session-cookie-accepted': async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=1'));
     assert.equal(c.headers.get('set-cookie'), null);
