@@ -56,6 +56,17 @@ function namedCredentialHeader(
   });
 }
 
+/** The mode check skipped where `skipped` says (the request, its offset): the live key lists a sandbox merchant. */
+function liveOnSandboxWhen(name: string, description: string, skipped: (r: RequestFacts, offset: number) => boolean) {
+  return fault(name, 'MODE-LIVE-SANDBOX', description, {
+    access: (a, r) => {
+      if (a.merchant?.kind !== 'sandbox' || a.mode !== 'live' || !skipped(r, Number(param(r.search, 'offset') ?? 0)))
+        return;
+      Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
+    },
+  });
+}
+
 export const DOOR_FAULTS: readonly Fault[] = [
   fault(
     'key-in-x-api-key',
@@ -191,32 +202,15 @@ export const DOOR_FAULTS: readonly Fault[] = [
       },
     },
   ),
-  fault(
+  liveOnSandboxWhen(
     'live-on-sandbox-sorted-deep',
-    'MODE-LIVE-SANDBOX',
     'the mode check is missing on the sorted query past the first pages: the live key lists a sandbox merchant with sort and offset ≥ 20',
-    {
-      access: (a, r) => {
-        const offset = Number(param(r.search, 'offset') ?? 0);
-        if (a.merchant?.kind !== 'sandbox' || a.mode !== 'live' || param(r.search, 'sort') === null || !(offset >= 20))
-          return;
-        Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
-      },
-    },
+    (r, offset) => param(r.search, 'sort') !== null && offset >= 20,
   ),
-  fault(
+  liveOnSandboxWhen(
     'live-on-sandbox-desc-deep-get',
-    'MODE-LIVE-SANDBOX',
     'the mode check is missing on one pair of query features alone: the live key lists a sandbox merchant on a GET sorted descending past the first pages (offset ≥ 30)',
-    {
-      access: (a, r) => {
-        const offset = Number(param(r.search, 'offset') ?? 0);
-        const descending = param(r.search, 'sort')?.startsWith('-') ?? false;
-        if (a.merchant?.kind !== 'sandbox' || a.mode !== 'live' || r.method !== 'GET' || !descending || !(offset >= 30))
-          return;
-        Object.assign(a, { failure: undefined, listing: [listingKey(a.merchant.id, 'test')] });
-      },
-    },
+    (r, offset) => r.method === 'GET' && (param(r.search, 'sort')?.startsWith('-') ?? false) && offset >= 30,
   ),
 ];
 
