@@ -174,13 +174,17 @@ const plan = (checks: Parameters<typeof writePlan>[1]) => writePlan(RUN.files.ch
 // project whole, so a sharded run judges every answer of its shard in a teardown project.
 const OTHERS_ENDED = resolve(RUN.files.watch, 'others-ended');
 const othersEnded = () => writeFileSync(OTHERS_ENDED, '');
+// The door checks (specs/doors.spec.ts) take their candidates from every answer of the run: their file sorts after the
+// numbered specs, and with two workers they wait until every check before them has ended, which this file says.
+const BEFORE_DOORS_ENDED = resolve(RUN.files.watch, 'before-doors-ended');
+const beforeDoorsEnded = () => writeFileSync(BEFORE_DOORS_ENDED, '');
 // The run's shard, as the main process read it from its arguments (a worker's are not the command's).
 const projects = RUN.shard
   ? [
       { name: 'checks', testIgnore: EVERY_ANSWER_SPEC, teardown: 'every answer' },
       { name: 'every answer', testMatch: EVERY_ANSWER_SPEC, fullyParallel: false, use: { watchOf: 'checks' } },
     ]
-  : [{ name: 'checks', use: { othersEnded: OTHERS_ENDED } }];
+  : [{ name: 'checks', use: { othersEnded: OTHERS_ENDED, beforeDoorsEnded: BEFORE_DOORS_ENDED } }];
 
 // The run's facts for the HTML report (metadata) and Allure's environment; never a key.
 const facts = {
@@ -193,7 +197,12 @@ const facts = {
 
 export default defineConfig<
   object,
-  { watchOf: string | undefined; watchDir: string | undefined; othersEnded: string | undefined }
+  {
+    watchOf: string | undefined;
+    watchDir: string | undefined;
+    othersEnded: string | undefined;
+    beforeDoorsEnded: string | undefined;
+  }
 >({
   testDir: './specs',
   // The live profile runs only the short cutover checklist (checks tagged @cutover), read-only and cheap.
@@ -217,7 +226,7 @@ export default defineConfig<
             maxRps: target.maxRps,
             ledger,
             ...(target.maxTimeMs ? { plan } : {}),
-            ...(RUN.shard ? {} : { othersEnded }),
+            ...(RUN.shard ? {} : { othersEnded, beforeDoorsEnded }),
           },
         ],
     // The rule matrix before the HTML report: it writes conformance.json/.md/.html, junit.xml (one test case per check,

@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { EVERY_ANSWER_SPEC, RULES, ruleIdOfTitle } from '../core/model/rules.ts';
+import { DOORS_SPEC, EVERY_ANSWER_SPEC, RULES, ruleIdOfTitle } from '../core/model/rules.ts';
 import { type LedgerCounts, NO_LEDGER, readRun } from '../core/model/run-context.ts';
 import type { PlannedCheck } from '../core/model/time-budget.ts';
 import { PROGRESS_EVERY_MS, type ProgressFacts, progressLine, requestsLeft } from './progress.ts';
@@ -44,6 +44,8 @@ interface ConsoleOptions {
   plan?: (checks: Array<PlannedCheck & { project: string }>) => void;
   /** Called once every check but those of every answer has ended (they wait for it: specs/every-answer.spec.ts). */
   othersEnded?: () => void;
+  /** Called once every check but the door checks and those of every answer has ended (specs/doors.spec.ts waits). */
+  beforeDoorsEnded?: () => void;
   [option: string]: unknown;
 }
 
@@ -78,17 +80,21 @@ export default class ConsoleReporter extends playwrightListReporter() {
   private readonly ledger: LedgerCounts;
   private readonly plan: ConsoleOptions['plan'];
   private othersEnded: ConsoleOptions['othersEnded'];
+  private beforeDoorsEnded: ConsoleOptions['beforeDoorsEnded'];
   /** The checks not ended yet, but those of every answer (they run last). */
   private readonly others = new Set<string>();
+  /** The checks the door checks wait for: every other but those of every answer. */
+  private readonly beforeDoors = new Set<string>();
 
   constructor(options: ConsoleOptions = {}) {
-    const { budget, maxRps, ledger, plan, othersEnded, ...list } = options;
+    const { budget, maxRps, ledger, plan, othersEnded, beforeDoorsEnded, ...list } = options;
     super(list);
     this.budget = budget ?? 0;
     this.maxRps = maxRps ?? 0;
     this.ledger = ledger ?? NO_LEDGER;
     this.plan = plan;
     this.othersEnded = othersEnded;
+    this.beforeDoorsEnded = beforeDoorsEnded;
   }
 
   // The clock starts with the command (the run context's start), before Playwright and global setup: the preflight
@@ -115,6 +121,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
       // The checks of every answer run last whatever the plan (each starts while time is left): the plan is the others'.
       if (EVERY_ANSWER_SPEC.test(specFile(test))) continue;
       this.others.add(test.id);
+      if (!DOORS_SPEC.test(specFile(test))) this.beforeDoors.add(test.id);
       const level = RULES.find((r) => r.id === rule)?.level ?? 'MUST';
       planned.push({ id: test.id, rule, level, project: test.parent.project()?.name ?? '' });
     }
@@ -124,6 +131,10 @@ export default class ConsoleReporter extends playwrightListReporter() {
 
   /** Tells the checks of every answer, once, that every other check has ended. */
   private endOthers(): void {
+    if (this.beforeDoors.size === 0 && this.beforeDoorsEnded) {
+      this.beforeDoorsEnded();
+      this.beforeDoorsEnded = undefined;
+    }
     if (this.others.size > 0 || !this.othersEnded) return;
     this.othersEnded();
     this.othersEnded = undefined;
@@ -144,6 +155,7 @@ export default class ConsoleReporter extends playwrightListReporter() {
     if (row) row.finished += 1;
     this.finished.push({ requests: recordOfResult(test, result)?.requests ?? 0 });
     this.others.delete(test.id);
+    this.beforeDoors.delete(test.id);
     this.endOthers();
   }
 

@@ -39,7 +39,7 @@ export interface RuleRow {
   mayFollowFrom?: string[];
   /** With other collections than payments (`--collections`): the rule on each (reporters/collections-grid.ts). */
   collections?: Record<string, CollectionCell>;
-  /** The candidate inputs its door checks tried, by source (specs/7-doors.spec.ts); absent without door checks. */
+  /** The candidate inputs its door checks tried, by source (specs/doors.spec.ts); absent without door checks. */
   doors?: DoorTally;
 }
 

@@ -15,8 +15,6 @@
  * (an empty answer is then evidence, not nothing to check).
  */
 
-import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { type Collection, runCollections } from '../core/model/collection.ts';
@@ -29,19 +27,11 @@ import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
 import { addWatchCost, readWatchedAnswers } from '../core/run/watch.ts';
 import { eachCollection } from '../fixtures/collections.ts';
-import { test } from '../fixtures/test.ts';
+import { test, waitForTheOthers } from '../fixtures/test.ts';
 
 // One worker, in order: the checks share what they learn (a few requests), and judge once every other check ended.
 test.describe.configure({ mode: 'default' });
-test.beforeAll(async () => {
-  const info = test.info();
-  const othersEnded = (info.project.use as { othersEnded?: string }).othersEnded;
-  // With one worker every other check ran before this file, in the same process.
-  if (!othersEnded || info.config.workers < 2) return;
-  // A hang guard only: each other check ends within its own time limit, and the runner sees every end.
-  if (info.timeout > 0) test.setTimeout(2 * info.timeout);
-  while (!existsSync(othersEnded)) await sleep(20);
-});
+test.beforeAll(() => waitForTheOthers('othersEnded'));
 
 /**
  * Every listing of every collection the configuration can read, the second sandbox merchant's too (read whole, so

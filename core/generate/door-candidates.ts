@@ -7,13 +7,13 @@
  */
 import type { Collection } from '../model/collection.ts';
 import type { DoorSource } from '../model/door-tally.ts';
-import type { Candidate, Channel, DoorClass, DoorValue, RunValues, VocabularyEntry } from '../model/doors.ts';
+import type { Candidate, Channel, DoorClass, DoorValue, RunValues, Shown, VocabularyEntry } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { envelopeOfJson } from '../model/listing.ts';
 import { CLASS_VALUES, sendable } from './door-vocabulary.ts';
 
 /** What the target showed: names and the values it gave them, in the order seen. */
-interface Observed {
+export interface Observed {
   recordFields: Map<string, string[]>;
   envelopeFields: Map<string, string>;
   headers: Map<string, string>;
@@ -59,44 +59,89 @@ function linkParams(text: string, into: Map<string, string>): void {
   }
 }
 
+/** Nothing observed yet. */
+const emptyObserved = (): Observed => ({
+  recordFields: new Map(),
+  envelopeFields: new Map(),
+  headers: new Map(),
+  headerNames: new Set(),
+  cookies: new Map(),
+  linkParams: new Map(),
+});
+
+/** Adds what one answer showed to `o`; its records' fields only with `records`. */
+function observeOne(o: Observed, e: Exchange, records: boolean): void {
+  const env = envelopeOfJson(e.json);
+  for (const r of records ? (env?.data ?? []) : []) {
+    if (typeof r !== 'object' || r === null) continue;
+    for (const [k, v] of Object.entries(r)) {
+      const s = scalar(v);
+      if (s !== undefined) push(o.recordFields, k, s);
+    }
+  }
+  if (env) {
+    for (const [k, v] of Object.entries(env)) {
+      const s = scalar(v);
+      if (k !== 'data' && s !== undefined && !o.envelopeFields.has(k)) o.envelopeFields.set(k, s);
+    }
+  }
+  for (const [name, value] of Object.entries(e.headers)) {
+    if (name === 'set-cookie') {
+      for (const c of value.split(/,(?=\s*[^;=\s]+=)/)) {
+        const m = /^\s*([^=;\s]+)=([^;]*)/.exec(c);
+        if (m && !o.cookies.has(m[1] as string)) o.cookies.set(m[1] as string, m[2] as string);
+      }
+    } else if (!NOT_REPLAYED.test(name) && !o.headers.has(name)) o.headers.set(name, value);
+    if (NAMES_HEADERS.test(name))
+      for (const n of value.split(',')) if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n.trim())) o.headerNames.add(n.trim());
+    linkParams(value, o.linkParams);
+  }
+  if (e.text.includes('?')) linkParams(e.text.slice(0, 64 * 1024), o.linkParams);
+}
+
 /** The names and values the target showed in these answers (the suite's own requests, the door checks' references). */
 export function observe(answers: readonly Exchange[]): Observed {
-  const o: Observed = {
-    recordFields: new Map(),
-    envelopeFields: new Map(),
-    headers: new Map(),
-    headerNames: new Set(),
-    cookies: new Map(),
-    linkParams: new Map(),
+  const o = emptyObserved();
+  for (const e of answers) observeOne(o, e, true);
+  return o;
+}
+
+/**
+ * What one answer showed that `known` (the names already kept, `kind:name`, updated) does not hold yet: the watcher
+ * keeps it with the answer, so that the door checks learn names from every answer of the run, in any process.
+ */
+export function shownOf(e: Exchange, known: Set<string>): Shown | undefined {
+  const o = emptyObserved();
+  observeOne(o, e, false);
+  const fresh = <T>(kind: string, entries: Iterable<T>, name: (x: T) => string): T[] =>
+    [...entries].filter((x) => {
+      const key = `${kind}:${name(x).toLowerCase()}`;
+      if (known.has(key)) return false;
+      known.add(key);
+      return true;
+    });
+  const shown: Shown = {};
+  const pairs = (kind: string, m: Map<string, string>) => fresh(kind, m.entries(), ([k]) => k);
+  const parts: Shown = {
+    headers: pairs('header', o.headers),
+    headerNames: fresh('named', o.headerNames, (n) => n),
+    cookies: pairs('cookie', o.cookies),
+    linkParams: pairs('link', o.linkParams),
+    envelopeFields: pairs('envelope', o.envelopeFields),
   };
-  for (const e of answers) {
-    const env = envelopeOfJson(e.json);
-    for (const r of env?.data ?? []) {
-      if (typeof r !== 'object' || r === null) continue;
-      for (const [k, v] of Object.entries(r)) {
-        const s = scalar(v);
-        if (s !== undefined) push(o.recordFields, k, s);
-      }
-    }
-    if (env) {
-      for (const [k, v] of Object.entries(env)) {
-        const s = scalar(v);
-        if (k !== 'data' && s !== undefined && !o.envelopeFields.has(k)) o.envelopeFields.set(k, s);
-      }
-    }
-    for (const [name, value] of Object.entries(e.headers)) {
-      if (name === 'set-cookie') {
-        for (const c of value.split(/,(?=\s*[^;=\s]+=)/)) {
-          const m = /^\s*([^=;\s]+)=([^;]*)/.exec(c);
-          if (m && !o.cookies.has(m[1] as string)) o.cookies.set(m[1] as string, m[2] as string);
-        }
-      } else if (!NOT_REPLAYED.test(name) && !o.headers.has(name)) o.headers.set(name, value);
-      if (NAMES_HEADERS.test(name))
-        for (const n of value.split(','))
-          if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n.trim())) o.headerNames.add(n.trim());
-      linkParams(value, o.linkParams);
-    }
-    if (e.text.includes('?')) linkParams(e.text.slice(0, 64 * 1024), o.linkParams);
+  for (const [k, v] of Object.entries(parts) as Array<[keyof Shown, unknown[]]>)
+    if (v.length > 0) Object.assign(shown, { [k]: v });
+  return Object.keys(shown).length > 0 ? shown : undefined;
+}
+
+/** Adds what other answers showed (kept by the watcher) to `o`, the names it already holds first. */
+export function addShown(o: Observed, shown: readonly Shown[]): Observed {
+  for (const s of shown) {
+    for (const [k, v] of s.headers ?? []) if (!o.headers.has(k)) o.headers.set(k, v);
+    for (const n of s.headerNames ?? []) o.headerNames.add(n);
+    for (const [k, v] of s.cookies ?? []) if (!o.cookies.has(k)) o.cookies.set(k, v);
+    for (const [k, v] of s.linkParams ?? []) if (!o.linkParams.has(k)) o.linkParams.set(k, v);
+    for (const [k, v] of s.envelopeFields ?? []) if (!o.envelopeFields.has(k)) o.envelopeFields.set(k, v);
   }
   return o;
 }

@@ -52,6 +52,20 @@ export interface Candidate {
   klass: DoorClass;
 }
 
+/**
+ * The names (and a value of each) an answer showed that a client could send back, as the watcher keeps them for the
+ * door checks (core/run/watch.ts): headers it sent, header names it listed (a CORS answer's lists, Vary), cookies,
+ * parameters of the links it wrote, its envelope's fields. Records' fields are the canonical listings' (the doors read
+ * those themselves). Each list absent when empty.
+ */
+export interface Shown {
+  headers?: Array<[string, string]>;
+  headerNames?: string[];
+  cookies?: Array<[string, string]>;
+  linkParams?: Array<[string, string]>;
+  envelopeFields?: Array<[string, string]>;
+}
+
 /** What a door request's candidates may take from the run: other merchants' ids and listing paths, keys (by slot). */
 export interface RunValues {
   merchants: readonly string[];

@@ -4,7 +4,9 @@
  * answer of the run is tagged with who asked for what (its scope). checks/provenance.ts judges the two together: no
  * record appears in an answer to a request that may not see it, and a refusal carries no record of any listing.
  */
+
 import type { KeySlot } from './credentials.ts';
+import type { Shown } from './doors.ts';
 import type { EndpointKind, SafeMethod } from './endpoints.ts';
 
 /** The merchants of the configuration, by role. */
@@ -67,6 +69,8 @@ export interface WatchedAnswer {
   texts?: Array<{ where: string; text: string }>;
   /** Where the answer gave a key back (never the key), when it did. */
   keyLeak?: string;
+  /** Names it showed that a client could send back, those this process had not kept yet (the door checks read them). */
+  shows?: Shown;
 }
 
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */

@@ -7,6 +7,7 @@
 import type { ApiClient } from '../client/http.ts';
 import type { DepthName, DepthProfile } from '../model/depth.ts';
 import type { DoorTally } from '../model/door-tally.ts';
+import type { Shown } from '../model/doors.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
@@ -26,6 +27,11 @@ export interface CheckContext {
   unexercised: string[];
   /** Whether it drew cases from the run's seed (a property, core/run/property.ts): its record says so. */
   seeded?: boolean;
+  /**
+   * What every answer of the run so far showed that a client could send back (the watcher's, in every process): the
+   * door checks' names. Absent where nothing is watched.
+   */
+  shownOfRun?: () => Shown[];
   /** A door check's candidate inputs tried, by source (core/run/doors.ts): its record says so. */
   doors?: DoorTally;
   /** How deep the run searches (--depth): what the check may spend (core/model/depth.ts). The target's, once. */

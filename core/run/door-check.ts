@@ -1,5 +1,5 @@
 /**
- * One door check (specs/7-doors.spec.ts): the doors of its rule explored (core/run/doors.ts), every answer read as the
+ * One door check (specs/doors.spec.ts): the doors of its rule explored (core/run/doors.ts), every answer read as the
  * watcher reads it (core/run/watch.ts: records learned on the canonical listings, what each answer carried), and
  * judged by checks/doors.ts: a refused request opened, an answer over the cap, a record
  * shown where the request may not see it, a key given back. The first violation ends the check (the one with the

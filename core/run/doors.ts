@@ -1,5 +1,5 @@
 /**
- * The door checks (specs/7-doors.spec.ts; reading "Inputs the spec does not document"): the requests the suite already
+ * The door checks (specs/doors.spec.ts; reading "Inputs the spec does not document"): the requests the suite already
  * sends — each credential on /merchant/status and on the listings (core/run/door-bases.ts) — with inputs the spec does
  * not document added: candidate query parameters, headers and cookies in batches (core/run/door-explore.ts), the
  * credential and the merchant id changed by operators, the documented header left out (core/run/door-operators.ts).
@@ -12,7 +12,7 @@
  * of its rule. Deterministic but for a few operators drawn from the run's seed.
  */
 import { fetchPage } from '../client/http.ts';
-import { candidatePool, observe } from '../generate/door-candidates.ts';
+import { addShown, candidatePool, observe } from '../generate/door-candidates.ts';
 import { vocabularies } from '../generate/door-vocabulary.ts';
 import { METHOD_FORMS, PREFLIGHT_HEADERS } from '../generate/safe-methods.ts';
 import { PAYMENTS, publishedCollections } from '../model/collection.ts';
@@ -109,8 +109,11 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
         const forms = await askForms(ctx);
         const t = ctx.target;
         const merchants = Object.values(t.merchants).filter((m): m is string => !!m);
+        // Names from every answer of the run so far as well (the door checks run after every other check but those of
+        // every answer: specs/doors.spec.ts), in any process: a target may name a header only in a 403, a 404, a
+        // filtered page's Link.
         const pool = candidatePool({
-          observed: observe([...learned, ...forms]),
+          observed: addShown(observe([...learned, ...forms]), ctx.shownOfRun?.() ?? []),
           merchants,
           collections: publishedCollections(),
           vocabularies: vocabularies(t.vocabulary),

@@ -13,8 +13,10 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/http.ts';
+import { shownOf } from '../generate/door-candidates.ts';
 import { type Collection, PAYMENTS, runCollections } from '../model/collection.ts';
 import { authLabel, keyTakenFor, modeOfKey } from '../model/credentials.ts';
+import type { Shown } from '../model/doors.ts';
 import { endpointOf } from '../model/endpoints.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { envelopeOfJson } from '../model/listing.ts';
@@ -78,6 +80,8 @@ export function scopeOf(
 export class AnswerWatch {
   /** Records already kept, per provenance: a record is written once per process. */
   private readonly kept = new Set<string>();
+  /** The names an answer showed that this process already kept (`kind:name`): each is kept once. */
+  private readonly shownKnown = new Set<string>();
   /** Milliseconds spent in the key scan of the answers seen. */
   keyScanMs = 0;
   constructor(
@@ -131,6 +135,8 @@ export class AnswerWatch {
     const leak = e.keyLeak;
     this.keyScanMs += performance.now() - t0;
     if (leak !== undefined) answer.keyLeak = redact(leak);
+    const shows = shownOf(e, this.shownKnown);
+    if (shows) answer.shows = shows;
     return answer;
   }
 
@@ -196,6 +202,28 @@ const emptyCost = (): WatchCost => ({ answers: 0, observeMs: 0, keyScanMs: 0, ju
  */
 const watchFilePrefix = (project: string) =>
   `${project.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60)}-${createHash('sha1').update(project).digest('hex').slice(0, 10)}.`;
+
+/**
+ * What the answers the run's processes kept for these projects showed that a client could send back (the door checks'
+ * names from every answer of the run): only the lines that carry it are parsed.
+ */
+export function readShown(projects: readonly string[], dir: string | undefined): Shown[] {
+  if (!dir || !existsSync(dir)) return [];
+  const prefixes = projects.map(watchFilePrefix);
+  const out: Shown[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)))) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line.includes('"shows":')) continue;
+      try {
+        const a = JSON.parse(line) as WatchedAnswer;
+        if (a.shows && projects.includes(a.project)) out.push(a.shows);
+      } catch {
+        // a process killed mid-line
+      }
+    }
+  }
+  return out;
+}
 
 /** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
 export function readWatchedAnswers(projects: readonly string[], dir: string | undefined): WatchedAnswer[] {

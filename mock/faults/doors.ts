@@ -37,17 +37,18 @@ const withoutControls = (s: string) => [...s].filter((ch) => !isControl(ch)).joi
 
 /**
  * A gateway that authenticates a request without Authorization by a header of its own (`name`, the key bare or after
- * Bearer), which it names in Access-Control-Allow-Headers on the answers `names` picks.
+ * Bearer), which it names (in Access-Control-Allow-Headers, or in Vary) on the answers `names` picks.
  */
 function namedCredentialHeader(
   faultName: string,
   description: string,
   name: string,
-  names: (f: RequestFacts) => boolean,
+  names: (f: RequestFacts, status: number) => boolean,
+  via: 'Access-Control-Allow-Headers' | 'Vary' = 'Access-Control-Allow-Headers',
 ): Fault {
   return fault(faultName, 'AUTH-MISSING', description, {
-    headers: (h, f) => {
-      if (names(f)) h['Access-Control-Allow-Headers'] = `Authorization, Content-Type, ${name}`;
+    headers: (h, f, status) => {
+      if (names(f, status)) h[via] = via === 'Vary' ? `Authorization, ${name}` : `Authorization, Content-Type, ${name}`;
     },
     alternateKey: (r, keys) => {
       const v = header(r, name.toLowerCase())?.replace(/^Bearer\s+/i, '');
@@ -85,6 +86,13 @@ export const DOOR_FAULTS: readonly Fault[] = [
     'a gateway names its own credential header only where CORS puts the list, in the answer to a pre-flight (OPTIONS with Access-Control-Request-Method: …, X-Partner-Token), and authenticates a request without Authorization by it',
     'X-Partner-Token',
     (f) => f.method === 'OPTIONS' && header(f, 'access-control-request-method') !== undefined,
+  ),
+  namedCredentialHeader(
+    'refusal-varies-on-credential-header',
+    "a gateway's cache varies its refusals of requests with a query on its own credential header (Vary: Authorization, X-Session-Key on a 401 or 403 to a request with a query string, on no other answer) and authenticates a request without Authorization by it",
+    'X-Session-Key',
+    (f, status) => (status === 401 || status === 403) && f.search.length > 0,
+    'Vary',
   ),
   fault(
     'session-cookie-accepted',

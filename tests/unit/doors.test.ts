@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiClient } from '../../core/client/http.ts';
-import { candidatePool, observe, resolveCandidates } from '../../core/generate/door-candidates.ts';
+import { addShown, candidatePool, observe, resolveCandidates, shownOf } from '../../core/generate/door-candidates.ts';
 import { BUILT_IN, parseVocabulary } from '../../core/generate/door-vocabulary.ts';
 import { coveringArray, queryShapes } from '../../core/generate/query-shapes.ts';
 import { learnEcho, sameAnswer, shapeOf } from '../../core/model/answer-shape.ts';
@@ -58,6 +58,25 @@ describe('candidates: what the target showed, the collections, the vocabularies'
     assert.equal(gateway?.values[0], '{key}', 'a name of unknown meaning is tried with the key first');
     assert.ok((gateway?.values.length ?? 0) > 1, 'and with what each other class would carry');
     assert.ok(!pool.some((c) => /^(authorization|content-type)$/i.test(c.name)), 'documented headers stay out');
+  });
+
+  test('what any answer of the run showed is kept once per process and becomes a candidate of the doors', () => {
+    const refusal = fakeExchange({ status: 403, headers: { vary: 'Authorization, X-Session-Key', 'x-trace': 't1' } });
+    const known = new Set<string>();
+    const shown = shownOf(refusal, known);
+    assert.deepEqual(shown, { headers: [['x-trace', 't1']], headerNames: ['Authorization', 'X-Session-Key'] });
+    assert.equal(shownOf(refusal, known), undefined, 'a name already kept is not kept again');
+    assert.equal(shownOf(fakeExchange({ headers: { date: 'Tue, 01 Dec 2026 10:00:00 GMT' } }), new Set()), undefined);
+    const observed = addShown(observe([]), [shown ?? {}]);
+    const pool = candidatePool({ observed, merchants: [], collections: [], vocabularies: [] });
+    const session = pool.find((c) => c.channel === 'header' && c.name === 'X-Session-Key');
+    assert.equal(session?.values[0], '{key}', 'a name seen in a 403 only is tried with the key first');
+    // Envelope fields and link parameters as well; records' fields are the canonical listings' (not kept).
+    assert.deepEqual(shownOf(listing, new Set())?.linkParams, [
+      ['cursor', 'c2'],
+      ['page_token', 'zz'],
+    ]);
+    assert.equal(shownOf(listing, new Set())?.envelopeFields?.[0]?.[0], 'success');
   });
 
   test('one candidate per name and channel (the first source), never a documented input, never a key in a URL', () => {

@@ -47,6 +47,24 @@ export const DOOR_PROBES: Record<string, Probe> = {
       [401, 200],
     );
   },
+  'refusal-varies-on-credential-header': async (p) => {
+    const [clean, faulty] = await Promise.all(
+      [p.clean.url, p.faulty.url].map((u) => call(u, list(SB, 'filter[status]=COMPLETED'), { key: null })),
+    );
+    assert.deepEqual([clean?.status, faulty?.status], [401, 401]);
+    assert.doesNotMatch(clean?.headers.get('vary') ?? '', /X-Session-Key/);
+    assert.match(faulty?.headers.get('vary') ?? '', /X-Session-Key/, 'a refusal of a request with a query names it');
+    const plain = await call(p.faulty.url, list(SB), { key: null });
+    assert.doesNotMatch(plain.headers.get('vary') ?? '', /X-Session-Key/, 'a refusal without a query does not');
+    const served = await call(p.faulty.url, list(SB, 'limit=1'));
+    assert.doesNotMatch(served.headers.get('vary') ?? '', /X-Session-Key/, 'nor does an allowed answer');
+    const headers = { 'x-session-key': KEYS.test };
+    const both = await Promise.all([p.clean.url, p.faulty.url].map((u) => call(u, list(SB), { key: null, headers })));
+    assert.deepEqual(
+      both.map((r) => r.status),
+      [401, 200],
+    );
+  },
   'session-cookie-accepted': async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=1'));
     assert.equal(c.headers.get('set-cookie'), null);

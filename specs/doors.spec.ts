@@ -9,7 +9,7 @@
  */
 
 import { doorCheck } from '../core/run/door-check.ts';
-import { type Need, settle, test } from '../fixtures/test.ts';
+import { type Need, settle, test, waitForTheOthers } from '../fixtures/test.ts';
 
 /** A door check of the rule its title names. */
 const doors = (needs: Need[] = []) => settle(doorCheck, { needs });
@@ -17,6 +17,9 @@ const doors = (needs: Need[] = []) => settle(doorCheck, { needs });
 test.describe('§5, §7, §8 No input the spec does not document widens what an answer shows', () => {
   // One worker explores each request once for every check here (memoised per worker): the checks run in order there.
   test.describe.configure({ mode: 'default' });
+  // They run after every other check but those of every answer (this file sorts after the numbered specs; with two
+  // workers they wait for the others' end): their candidates come from every answer of the run (core/run/doors.ts).
+  test.beforeAll(() => waitForTheOthers('beforeDoorsEnded'));
 
   // §5.2 "A request without a valid key is rejected with status 401"; reading: only Authorization is a credential.
   test(
