@@ -3,7 +3,6 @@
  * listing and its 200 judged, any other answer judged by the reading of what may be refused.
  */
 import fc from 'fast-check';
-import { fetchPage } from '../client/http.ts';
 import { ABSURD_OFFSET, dropUndefined } from '../generate/arbitraries.ts';
 import { type Exchange, isClientError } from '../model/exchange.ts';
 import {
@@ -19,8 +18,8 @@ import type { ResultSet } from '../model/result-set.ts';
 import { excerpt, type Violation } from '../model/verdict.ts';
 import { sameData } from './changes.ts';
 import type { CheckContext } from './check.ts';
-import { coversOnce } from './learn.ts';
 import { forAll } from './property.ts';
+import { sharedPage } from './walk.ts';
 
 /** A generated request on one of the readable listings (by index). */
 export interface ListingCase {
@@ -47,7 +46,7 @@ export function listingProperty(
     ctx,
     arb,
     async (c) => {
-      const e = await pageOf(ctx, listingOf(c), c.r);
+      const e = await sharedPage(ctx, listingOf(c), c.r);
       if (e.status === 200) return judge(e, c);
       const r = c.r;
       const mayRefuse =
@@ -64,30 +63,6 @@ export function listingProperty(
     },
     { describe: (c) => `${describeListing(listingOf(c))} ${describeRequest(c.r)}`, examples, numRuns },
   );
-}
-
-const answers = new WeakMap<object, Map<string, Promise<Exchange>>>();
-
-/**
- * A page of a listing; covered once (`coversOnce`), one answer per worker for the same request, which the listing
- * checks' examples share (PAG-ECHO and PAG-SIZE judge the same first pages): read once, judged by each. As with a
- * whole set another check read, the answer is part of this check's reads for the data-changed judgment.
- */
-async function pageOf(ctx: CheckContext, listing: Listing, r: PageRequest): Promise<Exchange> {
-  if (!coversOnce(ctx.depth)) return fetchPage(ctx.api, listing, r);
-  const known = answers.get(ctx.api) ?? new Map<string, Promise<Exchange>>();
-  answers.set(ctx.api, known);
-  const key = `${describeListing(listing)} ${describeRequest(r)}`;
-  const found = known.get(key);
-  if (found) {
-    const e = await found;
-    ctx.reads.push(e);
-    return e;
-  }
-  const read = fetchPage(ctx.api, listing, r);
-  known.set(key, read);
-  read.catch(() => known.delete(key));
-  return read;
 }
 
 /** A window of a set is read as part of it: a total other than the set's is judged by `sameData`. */

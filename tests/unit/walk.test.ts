@@ -8,7 +8,7 @@ import { pageHolding } from '../../core/model/result-set.ts';
 import type { RuleId } from '../../core/model/rules.ts';
 import { DataChanged, dataChangedUnder, sameData } from '../../core/run/changes.ts';
 import { checkContext } from '../../core/run/check.ts';
-import { enumerate, Unusable, walk } from '../../core/run/walk.ts';
+import { enumerate, forgetSets, sharedPage, Unusable, walk } from '../../core/run/walk.ts';
 import { envelope, fakeExchange } from '../support/exchange.ts';
 import { testTarget } from '../support/target.ts';
 
@@ -161,6 +161,17 @@ describe('enumerate, pageHolding', () => {
     ]);
     assert.equal(a, b);
     assert.deepEqual(sent, ['0/100', '100/100']);
+  });
+  test('sharedPage answers the same request once per client, to every check that asks, until the data changed', async () => {
+    const { api, sent } = fakeApi(records(30));
+    const [one, two] = [ctxOf(api, 'PAG-ECHO'), ctxOf(api, 'PAG-SIZE')];
+    const a = await sharedPage(one, LISTING, { offset: 5, limit: 5 });
+    assert.equal(await sharedPage(two, LISTING, { offset: 5, limit: 5 }), a);
+    assert.deepEqual(two.reads, [a], "the shared answer is one of the asking check's reads");
+    await sharedPage(two, LISTING, { offset: 5, limit: 6 });
+    forgetSets(two);
+    await sharedPage(one, LISTING, { offset: 5, limit: 5 });
+    assert.deepEqual(sent, ['5/5', '5/6', '5/5'], 'read again once the sets were forgotten');
   });
   test('pageHolding finds the page of a record and where the page starts', async () => {
     const w = await walk(ctxOf(fakeApi(records(25)).api, 'PAG-PARTITION'), LISTING, { limit: 10 });
