@@ -1,12 +1,14 @@
 /**
  * The mock's HTTP server: one linear pass per request, in the order reading.md fixes and in the stages where
- * faults hook in (STAGES in switchboard.ts) — route (parse the target, find the endpoint), authenticate, then an
+ * faults hook in (STAGES in switchboard.ts) — arrival (a fault may hold a request while others arrive), route (parse
+ * the target, find the endpoint), authenticate, then an
  * unknown path or method, authorize (merchant and mode, then permission), parameters, query, render.
  * Nothing on that path throws on any input; a last-resort catch still keeps the server alive.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { Arriving, HeldRequests } from './arrival.ts';
 import { authenticate, describeCredentials, type KeyTable } from './auth.ts';
 import { type Access, checkPermission, decideAccess } from './authorize.ts';
 import type { CollectionStore } from './collections.ts';
@@ -251,6 +253,40 @@ function renderersOf(config: MockConfig): ReturnType<typeof createRenderer> {
   return (decision, facts, no) => (renderers.get(facts.collection ?? '') ?? payments)(decision, facts, no);
 }
 
+/**
+ * The handler behind the faults that hold requests (arrival.ts): each request waits its hold, collecting the requests
+ * that arrive meanwhile, and is then answered as the first fault that changes it says. Without such a fault, the
+ * handler itself.
+ */
+function heldBy(
+  held: readonly HeldRequests[],
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  if (held.length === 0) return handle;
+  const holdMs = Math.max(...held.map((h) => h.holdMs));
+  const waiting = new Set<Arriving[]>();
+  return (req, res) => {
+    const self: Arriving = { method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization };
+    for (const later of waiting) later.push(self);
+    const later: Arriving[] = [];
+    waiting.add(later);
+    setTimeout(() => {
+      waiting.delete(later);
+      const as = firstAnswer(
+        held.map((h) => h.answerAs),
+        self,
+        later,
+      );
+      if (as?.url !== undefined) req.url = as.url;
+      if (as && 'authorization' in as) {
+        if (as.authorization === undefined) delete req.headers.authorization;
+        else req.headers.authorization = as.authorization;
+      }
+      handle(req, res);
+    }, holdMs);
+  };
+}
+
 export function createMockServer(config: MockConfig): Server {
   const render = renderersOf(config);
   const log = config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -300,7 +336,7 @@ export function createMockServer(config: MockConfig): Server {
     }
   };
   // A rate limit and a distance (throttle.ts) wrap the handler; without them it is the handler itself.
-  const serve = throttle(handle, config);
+  const serve = throttle(heldBy(config.board.arrival.held, handle), config);
   const server = config.tls
     ? createHttpsServer({ ...config.tls, requireHostHeader: false }, serve)
     : createServer({ requireHostHeader: false }, serve);

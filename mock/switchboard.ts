@@ -3,6 +3,7 @@
  * active faults' hooks compiled once at start into one section per stage module, so that each stage receives
  * only its own lists. Above the stages: they never import this module.
  */
+import type { ArrivalHooks } from './arrival.ts';
 import type { AuthHooks } from './auth.ts';
 import type { AuthorizeHooks } from './authorize.ts';
 import type { Board } from './hooks.ts';
@@ -13,6 +14,7 @@ import type { RouteHooks } from './routes.ts';
 
 /** Each stage module's hook interface, by the module's name. */
 interface ModuleHooks {
+  arrival: ArrivalHooks;
   routes: RouteHooks;
   auth: AuthHooks;
   authorize: AuthorizeHooks;
@@ -23,7 +25,14 @@ interface ModuleHooks {
 type HookModule = keyof ModuleHooks;
 
 /** Every point where a fault may deviate. */
-export interface FaultHooks extends RouteHooks, AuthHooks, AuthorizeHooks, ParamsHooks, QueryHooks, RenderHooks {}
+export interface FaultHooks
+  extends ArrivalHooks,
+    RouteHooks,
+    AuthHooks,
+    AuthorizeHooks,
+    ParamsHooks,
+    QueryHooks,
+    RenderHooks {}
 
 type HookPoint = keyof FaultHooks;
 
@@ -31,7 +40,7 @@ type HookPoint = keyof FaultHooks;
 export type Switchboard = { readonly [M in HookModule]: Board<ModuleHooks[M]> };
 
 /** The stages of one request pass (server.ts), in order; `start` runs once when the mock starts. */
-export const STAGES = ['start', 'route', 'auth', 'authorize', 'params', 'query', 'render'] as const;
+export const STAGES = ['start', 'arrival', 'route', 'auth', 'authorize', 'params', 'query', 'render'] as const;
 type Stage = (typeof STAGES)[number];
 
 /** The module whose hook interface declares a hook point. */
@@ -45,6 +54,7 @@ type ModuleOf<P extends HookPoint> = { [M in HookModule]: P extends keyof Module
 export const HOOK_STAGES = {
   keys: { stage: 'start', module: 'auth' },
   settings: { stage: 'start', module: 'params' },
+  held: { stage: 'arrival', module: 'arrival' },
   route: { stage: 'route', module: 'routes' },
   method: { stage: 'route', module: 'routes' },
   beforeAuth: { stage: 'auth', module: 'auth' },

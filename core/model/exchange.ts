@@ -77,6 +77,11 @@ export interface Exchange {
    * observers all the same, since it is an answer of the target like any other.
    */
   readonly waitedOut?: true;
+  /**
+   * When it was on the wire, in the worker's `performance.now()` ms: from the moment it was sent (after the pace's wait)
+   * to its answer. What says whether two requests were in flight together (core/run/concurrency.ts).
+   */
+  readonly onWire?: { start: number; end: number };
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;

@@ -21,6 +21,7 @@ import { METHOD_FAULTS } from './methods.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { PATH_FAULTS } from './paths.ts';
 import { REFUSAL_FAULTS } from './refusals.ts';
+import { SHARED_STATE_FAULTS } from './shared-state.ts';
 import { SPELLING_FAULTS } from './spellings.ts';
 
 export { type Fault, FaultCrash } from './fault.ts';
@@ -42,6 +43,7 @@ export const FAULTS: readonly Fault[] = [
   ...METHOD_FAULTS,
   ...SPELLING_FAULTS,
   ...DOOR_FAULTS,
+  ...SHARED_STATE_FAULTS,
 ];
 
 const FAULT_NAMES: readonly string[] = FAULTS.map((f) => f.name);

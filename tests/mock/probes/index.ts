@@ -18,6 +18,7 @@ import { PAGE_PROBES } from './pages.ts';
 import { PATH_PROBES } from './paths.ts';
 import type { Probe } from './probe.ts';
 import { REFUSAL_PROBES } from './refusals.ts';
+import { SHARED_STATE_PROBES } from './shared-state.ts';
 import { SPELLING_PROBES } from './spellings.ts';
 
 export { type Probe, probeContext } from './probe.ts';
@@ -39,6 +40,7 @@ export const PROBE_GROUPS: readonly Readonly<Record<string, Probe>>[] = [
   METHOD_PROBES,
   SPELLING_PROBES,
   DOOR_PROBES,
+  SHARED_STATE_PROBES,
 ];
 
 export const PROBES: Readonly<Record<string, Probe>> = Object.assign({}, ...PROBE_GROUPS);

@@ -1,0 +1,193 @@
+/**
+ * Requests in flight together (specs/concurrent.spec.ts; reading "Keys, modes, merchants"): every answer is the one
+ * the request gets alone. A server that keeps a request-scoped value in state shared between requests — the
+ * principal the auth middleware found, the merchant the router read, kept in a module variable across an await —
+ * answers a request with what another request left there, and only when the two are in flight together: a run that
+ * sends one request at a time never sees it.
+ *
+ * One set of requests per worker, shared by the checks of every rule it judges: each credential the configuration has
+ * on the payments listing of the merchant its rule is about (allowed and refused), and on /merchant/status, sent in
+ * bursts, all in flight together, each a moment after the one before so that it arrives while the others are being
+ * answered. A burst's order decides what a later arrival can overwrite: the first sends every refused request before
+ * the allowed ones, the second the allowed ones first, the deeper ones in orders drawn from the run's seed. Each
+ * answer is judged by its rule's oracle (the access oracle for its status, the watcher's provenance for its records).
+ */
+import fc from 'fast-check';
+import { accessViolation, expectedAccess } from '../../checks/access-oracle.ts';
+import { crossings } from '../../checks/doors.ts';
+import { CANONICAL, keyModes } from '../generate/access-cases.ts';
+import { unknownKeyOfValidFormat } from '../generate/key-mutations.ts';
+import type { AccessCase, AccessExpectation, Credential, Endpoint, MerchantRole } from '../model/access.ts';
+import { PAYMENTS } from '../model/collection.ts';
+import type { DepthName } from '../model/depth.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { RuleId } from '../model/rules.ts';
+import type { Target } from '../model/target.ts';
+import { RuleViolation, type Violation } from '../model/verdict.ts';
+import { sendCase } from './access-property.ts';
+import { type CheckContext, NotRun, notExercised } from './check.ts';
+import { AnswerWatch } from './watch.ts';
+
+/** The bursts each depth sends: refused first, allowed first, then orders drawn from the seed. */
+const BURSTS: Readonly<Record<DepthName, number>> = { quick: 1, standard: 2, deep: 6 };
+/** Between two starts of a burst: each request arrives while the ones before it are still being answered. */
+const STAGGER_MS = 1;
+
+/** One request of the set: its case, who sends it for what (the principal and the listing), and its expectation. */
+interface Lane {
+  c: AccessCase;
+  /** The credential and the listing it asks: two lanes of one principal share state legitimately. */
+  principal: string;
+  listing: string;
+  expectation: AccessExpectation;
+}
+
+/** A lane's answer in one burst, and whether another principal's request was on the wire while it was. */
+interface Sent {
+  lane: Lane;
+  exchange: Exchange;
+  /** Another principal's request (or another listing's) overlapped it on the wire: the burst exercised it. */
+  overlapped: boolean;
+}
+
+const lane = (t: Target, credential: Credential, endpoint: Endpoint, merchant: MerchantRole): Lane => {
+  const c: AccessCase = { credential, spelling: CANONICAL, endpoint, merchant, collection: PAYMENTS, query: {} };
+  const who = credential.kind === 'key' ? `${credential.slot}${credential.mutation ? '*' : ''}` : credential.kind;
+  return {
+    c,
+    principal: who,
+    listing: endpoint === 'status' ? 'status' : merchant,
+    expectation: expectedAccess(c, keyModes(t)),
+  };
+};
+
+/** The lanes the configuration allows: refused ones, then allowed ones. */
+export function lanesOf(t: Target): { refused: Lane[]; allowed: Lane[] } {
+  const key = (slot: 'test' | 'live' | 'restricted' | 'revoked'): Credential => ({ kind: 'key', slot });
+  const { keys, merchants } = t;
+  const refused = [
+    lane(t, { kind: 'none' }, 'list', 'sandbox'),
+    lane(t, { kind: 'none' }, 'status', 'sandbox'),
+    lane(t, { kind: 'key', slot: 'test', mutation: unknownKeyOfValidFormat(keys.test) }, 'list', 'sandbox'),
+    ...(keys.revoked ? [lane(t, key('revoked'), 'list', 'sandbox')] : []),
+    ...(keys.restricted ? [lane(t, key('restricted'), 'list', 'sandbox')] : []),
+    ...(keys.live ? [lane(t, key('live'), 'list', 'sandbox')] : []),
+  ];
+  const allowed = [
+    lane(t, key('test'), 'list', 'sandbox'),
+    ...(merchants.otherSandbox ? [lane(t, key('test'), 'list', 'otherSandbox')] : []),
+    ...(merchants.live ? [lane(t, key('test'), 'list', 'live')] : []),
+    ...(merchants.live && keys.live ? [lane(t, key('live'), 'list', 'live')] : []),
+    lane(t, key('test'), 'status', 'sandbox'),
+  ];
+  return { refused, allowed };
+}
+
+/** The order of each burst: refused first, allowed first, then permutations drawn from the run's seed. */
+export function burstOrders(lanes: { refused: Lane[]; allowed: Lane[] }, bursts: number, seed: number): Lane[][] {
+  const all = [...lanes.refused, ...lanes.allowed];
+  const orders = [all, [...lanes.allowed, ...lanes.refused]];
+  if (bursts > 2) {
+    const drawn = fc.sample(fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length }), {
+      seed,
+      numRuns: bursts - 2,
+    });
+    orders.push(...drawn);
+  }
+  return orders.slice(0, bursts);
+}
+
+/** Sends one burst: every lane started in order, a moment apart, all in flight together; the answers in that order. */
+async function burst(ctx: CheckContext, order: readonly Lane[]): Promise<Sent[]> {
+  const pending: Array<Promise<Exchange>> = [];
+  for (const l of order) {
+    pending.push(sendCase(ctx.api, ctx.target, l.c));
+    await new Promise((resolve) => setTimeout(resolve, STAGGER_MS));
+  }
+  const answers = await Promise.all(pending);
+  return answers.map((exchange, i) => {
+    const mine = order[i] as Lane;
+    const w = exchange.onWire;
+    const overlapped = answers.some((other, j) => {
+      const o = other.onWire;
+      const differs = order[j]?.principal !== mine.principal || order[j]?.listing !== mine.listing;
+      return j !== i && differs && w !== undefined && o !== undefined && o.start < w.end && w.start < o.end;
+    });
+    return { lane: mine, exchange, overlapped };
+  });
+}
+
+const runs = new WeakMap<object, Promise<{ sent: Sent[]; bursts: number }>>();
+
+/** The worker's bursts, sent once and shared by the checks of every rule they judge. */
+function bursts(ctx: CheckContext): Promise<{ sent: Sent[]; bursts: number }> {
+  let run = runs.get(ctx.api);
+  if (!run) {
+    run = (async () => {
+      const orders = burstOrders(lanesOf(ctx.target), BURSTS[ctx.depth.name], ctx.target.fcSeed ?? 0);
+      const sent: Sent[] = [];
+      for (const order of orders) sent.push(...(await burst(ctx, order)));
+      return { sent, bursts: orders.length };
+    })();
+    runs.set(ctx.api, run);
+    run.catch(() => runs.delete(ctx.api));
+  }
+  return run;
+}
+
+/** The rules whose records the bursts' listings can cross (their boundary between two listings of the set). */
+const RECORD_RULES: readonly RuleId[] = ['MER-ISOLATION', 'MODE-ISOLATION'];
+
+/**
+ * The check of `ctx.rule` over the bursts: every answer of a lane of its rule as the access oracle requires (the
+ * statuses), or no record listed under two listings across its boundary (the isolation rules). Not exercised when no
+ * request of the rule was on the wire together with another principal's (a target paced one request at a time).
+ */
+export async function concurrencyCheck(ctx: CheckContext): Promise<void> {
+  const { sent, bursts: n } = await bursts(ctx);
+  const rule = ctx.rule;
+  const records = RECORD_RULES.includes(rule);
+  // The isolation rules read every listing's answer (a refusal's records are its own rule's); the others their lanes.
+  const own = sent.filter((s) => (records ? s.lane.c.endpoint === 'list' : s.lane.expectation.rule === rule));
+  if (own.length === 0) throw new NotRun('needs input', 'no request of this rule in the configuration');
+  const together = own.filter((s) => s.overlapped).length;
+  ctx.notes.add(
+    `${sent.length} requests in ${n} burst(s); ${together} of this rule's ${own.length} on the wire together with another principal's or listing's`,
+  );
+  const violations: Violation[] = [];
+  if (records) {
+    const watch = new AnswerWatch(ctx.target, 'concurrent');
+    const crossed = crossings(
+      own.map((s) => watch.see(s.exchange)),
+      rule,
+    );
+    violations.push(...crossed.violations);
+    if (crossed.unexercised) notExercised(ctx, crossed.unexercised);
+  } else {
+    for (const s of own) {
+      const v = accessViolation(s.lane.expectation, s.exchange, s.lane.c.query);
+      if (v) violations.push({ ...v, received: `${v.received} (in flight together with ${others(sent, s)})` });
+    }
+  }
+  const [first] = violations;
+  if (first) {
+    const more = violations.length > 1 ? ` (and ${violations.length - 1} more like it)` : '';
+    throw new RuleViolation({ ...first, received: `${first.received}${more}` });
+  }
+  if (together === 0)
+    notExercised(
+      ctx,
+      "no request of this rule was on the wire together with another principal's: the target's pace spaced them",
+    );
+}
+
+/** The other requests on the wire with `s`, in words (their credentials, by slot). */
+function others(sent: readonly Sent[], s: Sent): string {
+  const w = s.exchange.onWire;
+  const labels = sent
+    .filter(
+      (o) => o !== s && o.exchange.onWire && w && o.exchange.onWire.start < w.end && w.start < o.exchange.onWire.end,
+    )
+    .map((o) => `${o.exchange.authLabel} on ${o.exchange.path}`);
+  return labels.length > 0 ? [...new Set(labels)].slice(0, 3).join('; ') : 'no other request';
+}

@@ -1,0 +1,51 @@
+/**
+ * Faults of state shared between concurrent requests: a handler that awaits its data source while a request-scoped
+ * value waits in module state, which the next request overwrites (arrival.ts). Alone, every request is answered
+ * right; only a request in flight while another arrives is answered as what the other left there.
+ */
+import type { Arriving } from '../arrival.ts';
+import { fault } from './fault.ts';
+
+/** A data source's answer time: how long each request is held. */
+const HOLD_MS = 15;
+
+/** The merchant id segment of a payments listing's request-target, and the target around it. */
+const LISTING = /^(.*\/payments\/n1\/merchant\/)([^/?#]+)(\/payments(?:[?#].*)?)$/;
+
+/** The last request of `list` that `test` picks: what the module state holds once they all arrived. */
+const lastOf = (list: readonly Arriving[], test: (r: Arriving) => boolean) => [...list].reverse().find(test);
+
+export const SHARED_STATE_FAULTS = [
+  fault(
+    'principal-in-shared-state',
+    'AUTH-FORBIDDEN',
+    "the permission and mode checks read the principal from module state, which every request that carries Authorization sets on arrival, after awaiting the data source: a request in flight while another key's arrives is judged as that key (the restricted key, held while a test-key request arrives, lists payments)",
+    {
+      held: {
+        holdMs: HOLD_MS,
+        answerAs: (self, later) => {
+          if (self.authorization === undefined) return undefined;
+          const last = lastOf(later, (r) => r.authorization !== undefined);
+          return last && last.authorization !== self.authorization ? { authorization: last.authorization } : undefined;
+        },
+      },
+    },
+  ),
+  fault(
+    'merchant-in-shared-state',
+    'MER-ISOLATION',
+    "the listing's data query reads the merchant id from module state, which every listing request sets on arrival, after awaiting the data source: a listing in flight while another merchant's arrives is served that merchant's payments",
+    {
+      held: {
+        holdMs: HOLD_MS,
+        answerAs: (self, later) => {
+          const own = LISTING.exec(self.url);
+          const last = lastOf(later, (r) => LISTING.test(r.url));
+          const other = last && LISTING.exec(last.url)?.[2];
+          if (!own || !other || other === own[2]) return undefined;
+          return { url: `${own[1]}${other}${own[3]}` };
+        },
+      },
+    },
+  ),
+];
