@@ -15,17 +15,23 @@
 import fc from 'fast-check';
 import { accessViolation, expectedAccess } from '../../checks/access-oracle.ts';
 import { crossings } from '../../checks/doors.ts';
+import { echoViolation, envelopeViolation, sizeViolation } from '../../checks/envelope.ts';
+import { filterViolation } from '../../checks/filter.ts';
+import { sortOf, sortViolation, type Walked } from '../../checks/order.ts';
+import { TransportError } from '../client/http.ts';
 import { CANONICAL, keyModes } from '../generate/access-cases.ts';
 import { unknownKeyOfValidFormat } from '../generate/key-mutations.ts';
 import type { AccessCase, AccessExpectation, Credential, Endpoint, MerchantRole } from '../model/access.ts';
-import { PAYMENTS } from '../model/collection.ts';
+import { directions, PAYMENTS } from '../model/collection.ts';
 import type { DepthName } from '../model/depth.ts';
 import type { Exchange } from '../model/exchange.ts';
+import { describeRequest, type FieldFilter, type PageRequest, readEnvelope } from '../model/listing.ts';
 import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
 import { sendCase } from './access-property.ts';
 import { type CheckContext, NotRun, notExercised } from './check.ts';
+import { firstFilters } from './learn.ts';
 import { AnswerWatch } from './watch.ts';
 
 /** The bursts each depth sends: refused first, allowed first, then orders drawn from the seed. */
@@ -50,8 +56,14 @@ interface Sent {
   overlapped: boolean;
 }
 
-const lane = (t: Target, credential: Credential, endpoint: Endpoint, merchant: MerchantRole): Lane => {
-  const c: AccessCase = { credential, spelling: CANONICAL, endpoint, merchant, collection: PAYMENTS, query: {} };
+const lane = (
+  t: Target,
+  credential: Credential,
+  endpoint: Endpoint,
+  merchant: MerchantRole,
+  query: PageRequest = {},
+): Lane => {
+  const c: AccessCase = { credential, spelling: CANONICAL, endpoint, merchant, collection: PAYMENTS, query };
   const who = credential.kind === 'key' ? `${credential.slot}${credential.mutation ? '*' : ''}` : credential.kind;
   return {
     c,
@@ -61,8 +73,12 @@ const lane = (t: Target, credential: Credential, endpoint: Endpoint, merchant: M
   };
 };
 
-/** The lanes the configuration allows: refused ones, then allowed ones. */
-export function lanesOf(t: Target): { refused: Lane[]; allowed: Lane[] } {
+/**
+ * The lanes the configuration allows: refused ones, then allowed ones. The allowed listings each ask another query
+ * (offset, limit, a value of the first filter, a sort direction), so that a listing answered with another request's
+ * parameters (a query builder shared between requests) shows in its echo, its size, its filter or its order.
+ */
+export function lanesOf(t: Target, filter?: FieldFilter): { refused: Lane[]; allowed: Lane[] } {
   const key = (slot: 'test' | 'live' | 'restricted' | 'revoked'): Credential => ({ kind: 'key', slot });
   const { keys, merchants } = t;
   const refused = [
@@ -73,11 +89,13 @@ export function lanesOf(t: Target): { refused: Lane[]; allowed: Lane[] } {
     ...(keys.restricted ? [lane(t, key('restricted'), 'list', 'sandbox')] : []),
     ...(keys.live ? [lane(t, key('live'), 'list', 'sandbox')] : []),
   ];
+  const [ascending, descending] = PAYMENTS.sorts.flatMap(directions);
+  const filtered = filter ? { filter } : {};
   const allowed = [
-    lane(t, key('test'), 'list', 'sandbox'),
-    ...(merchants.otherSandbox ? [lane(t, key('test'), 'list', 'otherSandbox')] : []),
-    ...(merchants.live ? [lane(t, key('test'), 'list', 'live')] : []),
-    ...(merchants.live && keys.live ? [lane(t, key('live'), 'list', 'live')] : []),
+    lane(t, key('test'), 'list', 'sandbox', { offset: 1, limit: 3, ...filtered, sort: ascending }),
+    ...(merchants.otherSandbox ? [lane(t, key('test'), 'list', 'otherSandbox', { limit: 4, sort: descending })] : []),
+    ...(merchants.live ? [lane(t, key('test'), 'list', 'live', { offset: 2, limit: 5 })] : []),
+    ...(merchants.live && keys.live ? [lane(t, key('live'), 'list', 'live', { limit: 6, ...filtered })] : []),
     lane(t, key('test'), 'status', 'sandbox'),
   ];
   return { refused, allowed };
@@ -104,16 +122,24 @@ async function burst(ctx: CheckContext, order: readonly Lane[]): Promise<Sent[]>
     pending.push(sendCase(ctx.api, ctx.target, l.c));
     await new Promise((resolve) => setTimeout(resolve, STAGGER_MS));
   }
-  const answers = await Promise.all(pending);
-  return answers.map((exchange, i) => {
+  // A request that failed on the wire or stayed throttled in a burst (a server that sheds load) is left out; the run's
+  // own limits (its request or time budget, a target gone) end the check as they end any.
+  const settled = await Promise.allSettled(pending);
+  const answers = settled.map((s) => {
+    if (s.status === 'fulfilled') return s.value;
+    if (s.reason instanceof TransportError) return undefined;
+    throw s.reason;
+  });
+  return answers.flatMap((exchange, i) => {
+    if (!exchange) return [];
     const mine = order[i] as Lane;
     const w = exchange.onWire;
     const overlapped = answers.some((other, j) => {
-      const o = other.onWire;
+      const o = other?.onWire;
       const differs = order[j]?.principal !== mine.principal || order[j]?.listing !== mine.listing;
       return j !== i && differs && w !== undefined && o !== undefined && o.start < w.end && w.start < o.end;
     });
-    return { lane: mine, exchange, overlapped };
+    return [{ lane: mine, exchange, overlapped }];
   });
 }
 
@@ -124,7 +150,8 @@ function bursts(ctx: CheckContext): Promise<{ sent: Sent[]; bursts: number }> {
   let run = runs.get(ctx.api);
   if (!run) {
     run = (async () => {
-      const orders = burstOrders(lanesOf(ctx.target), BURSTS[ctx.depth.name], ctx.target.fcSeed ?? 0);
+      const [filter] = await firstFilters(ctx, PAYMENTS);
+      const orders = burstOrders(lanesOf(ctx.target, filter), BURSTS[ctx.depth.name], ctx.target.fcSeed ?? 0);
       const sent: Sent[] = [];
       for (const order of orders) sent.push(...(await burst(ctx, order)));
       return { sent, bursts: orders.length };
@@ -135,50 +162,117 @@ function bursts(ctx: CheckContext): Promise<{ sent: Sent[]; bursts: number }> {
   return run;
 }
 
+/** An answer that sheds load rather than answering the request: a 429, or any 5xx. */
+const shed = (status: number) => status === 429 || status >= 500;
+
 /** The rules whose records the bursts' listings can cross (their boundary between two listings of the set). */
 const RECORD_RULES: readonly RuleId[] = ['MER-ISOLATION', 'MODE-ISOLATION'];
 
+/** One answer as a walk of one page (what the filter and sort oracles read). */
+const onePage = (e: Exchange, q: PageRequest): Walked => ({
+  records: readEnvelope(e)?.data ?? [],
+  pages: [{ offset: q.offset ?? 0, exchange: e }],
+});
+
+/** The sort of a page, in its rule: a sorted page (SRT-AMOUNT), or a filtered and sorted one (SRT-FILTER). */
+function pageSorted(e: Exchange, q: PageRequest, rule: RuleId): Violation | undefined {
+  if (!q.sort) return undefined;
+  const { sort, descending } = sortOf(PAYMENTS.sorts, q.sort);
+  return sortViolation(onePage(e, q), sort, descending, rule, `the page ${describeRequest(q)}`);
+}
+
 /**
- * The check of `ctx.rule` over the bursts: every answer of a lane of its rule as the access oracle requires (the
- * statuses), or no record listed under two listings across its boundary (the isolation rules). Not exercised when no
- * request of the rule was on the wire together with another principal's (a target paced one request at a time).
+ * What one page of an allowed listing must be, whatever else is in flight: each rule of a single answer (its envelope,
+ * echo, size, filter, order), on the lanes whose query exercises it.
  */
-export async function concurrencyCheck(ctx: CheckContext): Promise<void> {
-  const { sent, bursts: n } = await bursts(ctx);
-  const rule = ctx.rule;
-  const records = RECORD_RULES.includes(rule);
-  // The isolation rules read every listing's answer (a refusal's records are its own rule's); the others their lanes.
-  const own = sent.filter((s) => (records ? s.lane.c.endpoint === 'list' : s.lane.expectation.rule === rule));
-  if (own.length === 0) throw new NotRun('needs input', 'no request of this rule in the configuration');
-  const together = own.filter((s) => s.overlapped).length;
-  ctx.notes.add(
-    `${sent.length} requests in ${n} burst(s); ${together} of this rule's ${own.length} on the wire together with another principal's or listing's`,
-  );
-  const violations: Violation[] = [];
-  if (records) {
+const PAGE_RULES: Readonly<Partial<Record<RuleId, (e: Exchange, q: PageRequest, t: Target) => Violation | undefined>>> =
+  {
+    'ENV-SCHEMA': (e) => envelopeViolation(e),
+    'PAG-ECHO': (e, q, t) => echoViolation(e, q, t.defaultLimit),
+    'PAG-SIZE': (e) => sizeViolation(e),
+    'FLT-STATUS': (e, q) => (q.filter && !q.sort ? filterViolation(onePage(e, q), q.filter, 'FLT-STATUS') : undefined),
+    'SRT-AMOUNT': (e, q) => (q.filter ? undefined : pageSorted(e, q, 'SRT-AMOUNT')),
+    'SRT-FILTER': (e, q) =>
+      q.filter && q.sort
+        ? (filterViolation(onePage(e, q), q.filter, 'SRT-FILTER') ?? pageSorted(e, q, 'SRT-FILTER'))
+        : undefined,
+  };
+
+/** Whether a page rule's oracle reads this query at all (a filter rule needs a filter, a sort rule a sort). */
+const pageRuleReads = (rule: RuleId, q: PageRequest) =>
+  rule === 'FLT-STATUS'
+    ? q.filter !== undefined && q.sort === undefined
+    : rule === 'SRT-AMOUNT'
+      ? q.sort !== undefined && q.filter === undefined
+      : rule === 'SRT-FILTER'
+        ? q.filter !== undefined && q.sort !== undefined
+        : true;
+
+/** Which lanes a rule judges: the isolation rules every listing, a page rule the allowed listings it reads, else its own. */
+function judges(rule: RuleId): (l: Lane) => boolean {
+  if (RECORD_RULES.includes(rule)) return (l) => l.c.endpoint === 'list';
+  if (PAGE_RULES[rule])
+    return (l) => l.c.endpoint === 'list' && l.expectation.allowed(200) && pageRuleReads(rule, l.c.query);
+  return (l) => l.expectation.rule === rule;
+}
+
+/** The violations of `rule` among the answers it judges. */
+function violationsOf(ctx: CheckContext, rule: RuleId, own: readonly Sent[], sent: readonly Sent[]): Violation[] {
+  if (RECORD_RULES.includes(rule)) {
     const watch = new AnswerWatch(ctx.target, 'concurrent');
     const crossed = crossings(
       own.map((s) => watch.see(s.exchange)),
       rule,
     );
-    violations.push(...crossed.violations);
     if (crossed.unexercised) notExercised(ctx, crossed.unexercised);
-  } else {
-    for (const s of own) {
-      const v = accessViolation(s.lane.expectation, s.exchange, s.lane.c.query);
-      if (v) violations.push({ ...v, received: `${v.received} (in flight together with ${others(sent, s)})` });
-    }
+    return crossed.violations;
   }
+  const page = PAGE_RULES[rule];
+  return own.flatMap((s) => {
+    const q = s.lane.c.query;
+    // A page rule reads a 200 listing; another status is its access rule's to judge.
+    const v = page
+      ? s.exchange.status === 200
+        ? page(s.exchange, q, ctx.target)
+        : undefined
+      : accessViolation(s.lane.expectation, s.exchange, q);
+    return v ? [{ ...v, received: `${v.received} (in flight together with ${others(sent, s)})` }] : [];
+  });
+}
+
+/**
+ * The check of `ctx.rule` over the bursts: every answer of a lane of its rule as the access oracle requires (the
+ * statuses), every allowed page as the rule of a single answer requires (envelope, echo, size, filter, order), or no
+ * record listed under two listings across its boundary (the isolation rules). Not exercised when no request it judges
+ * was on the wire together with another (a target paced one request at a time).
+ */
+export async function concurrencyCheck(ctx: CheckContext): Promise<void> {
+  const { sent, bursts: n } = await bursts(ctx);
+  const rule = ctx.rule;
+  const ofRule = judges(rule);
+  const [filter] = await firstFilters(ctx, PAYMENTS);
+  const { refused, allowed } = lanesOf(ctx.target, filter);
+  if (![...refused, ...allowed].some(ofRule))
+    throw new NotRun('needs input', 'no request of this rule in the configuration (a key, a merchant, a filter value)');
+  const mine = sent.filter((s) => ofRule(s.lane));
+  // A server may shed a burst's load (429, a 5xx): such an answer says nothing of what the request gets alone. (A
+  // request that failed on the wire in a burst has no answer here at all.)
+  const own = mine.filter((s) => !shed(s.exchange.status));
+  const dropped = mine.length - own.length;
+  if (dropped > 0) ctx.notes.add(`${dropped} answer(s) of this rule shed as load (429 or 5xx), not judged`);
+  const together = own.filter((s) => s.overlapped).length;
+  ctx.notes.add(
+    `${sent.length} requests in ${n} burst(s); ${together} of this rule's ${own.length} on the wire together with another principal's or listing's`,
+  );
+  const violations = violationsOf(ctx, rule, own, sent);
   const [first] = violations;
   if (first) {
     const more = violations.length > 1 ? ` (and ${violations.length - 1} more like it)` : '';
     throw new RuleViolation({ ...first, received: `${first.received}${more}` });
   }
-  if (together === 0)
-    notExercised(
-      ctx,
-      "no request of this rule was on the wire together with another principal's: the target's pace spaced them",
-    );
+  if (own.length === 0) notExercised(ctx, 'no request of this rule in the bursts got an answer other than shed load');
+  else if (together === 0)
+    notExercised(ctx, "no request of this rule was on the wire together with another: the target's pace spaced them");
 }
 
 /** The other requests on the wire with `s`, in words (their credentials, by slot). */

@@ -32,6 +32,24 @@ export const SHARED_STATE_FAULTS = [
     },
   ),
   fault(
+    'query-in-shared-state',
+    'PAG-ECHO',
+    "the listing's parameters (offset, limit, filter, sort) go into a query builder shared by every request, which each listing request fills on arrival, run after awaiting the data source: a listing in flight while another arrives is answered, echo and all, with the other's parameters on its own merchant",
+    {
+      held: {
+        holdMs: HOLD_MS,
+        answerAs: (self, later) => {
+          const own = LISTING.exec(self.url);
+          const last = lastOf(later, (r) => LISTING.test(r.url));
+          const query = (url: string) => url.slice(url.indexOf('?') + 1 || url.length);
+          if (!own || !last || query(last.url) === query(self.url)) return undefined;
+          const path = self.url.split('?')[0] as string;
+          return { url: query(last.url) ? `${path}?${query(last.url)}` : path };
+        },
+      },
+    },
+  ),
+  fault(
     'merchant-in-shared-state',
     'MER-ISOLATION',
     "the listing's data query reads the merchant id from module state, which every listing request sets on arrival, after awaiting the data source: a listing in flight while another merchant's arrives is served that merchant's payments",

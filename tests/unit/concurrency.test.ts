@@ -83,6 +83,13 @@ describe('the concurrency checks against the bundled mock', () => {
     assert.match(violation?.received ?? '', /in flight together with/);
   });
 
+  test("a query builder shared between requests: a page held while another listing arrives echoes the other's", async () => {
+    const { violation } = await checkOn('PAG-ECHO', ['query-in-shared-state']);
+    assert.equal(violation?.rule, 'PAG-ECHO');
+    const { violation: size } = await checkOn('PAG-SIZE', ['query-in-shared-state']);
+    assert.equal(size, undefined, 'a page answered whole as another query is of the right size for what it echoes');
+  });
+
   test("a merchant kept in shared state: a listing held while another merchant's arrives shows its records", async () => {
     const { violation } = await checkOn('MER-ISOLATION', ['merchant-in-shared-state']);
     assert.equal(violation?.rule, 'MER-ISOLATION');

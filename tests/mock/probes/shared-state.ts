@@ -32,6 +32,24 @@ export const SHARED_STATE_PROBES: Record<string, Probe> = {
     );
     assert.equal(keyless[0].status, 401, 'a request without a key is refused on arrival');
   },
+  'query-in-shared-state': async (p) => {
+    const run = (base: string) =>
+      together(
+        () => call(base, list(SB, 'offset=1&limit=3')),
+        () => call(base, list(SB2, 'limit=5&sort=-amount')),
+      );
+    const [[c1], [f1, f2]] = [await run(p.clean.url), await run(p.faulty.url)];
+    assert.deepEqual([c1.body.offset, c1.body.limit, c1.body.data.length], [1, 3, 3], 'clean: as sent');
+    assert.deepEqual([f1.body.offset, f1.body.limit, f1.body.data.length], [0, 5, 5], "faulty: the other's parameters");
+    assert.deepEqual(
+      ids(f1.body.data),
+      ids((await page(p.clean.url, SB, 'limit=5&sort=-amount')).data),
+      'its own merchant',
+    );
+    assert.equal(f2.body.limit, 5, 'the last arrival is answered as itself');
+    const alone = await page(p.faulty.url, SB, 'offset=1&limit=3');
+    assert.deepEqual([alone.offset, alone.limit], [1, 3], 'alone, as sent');
+  },
   'merchant-in-shared-state': async (p) => {
     const run = (base: string) =>
       together(
