@@ -12,6 +12,12 @@ const HOLD_MS = 15;
 /** The merchant id segment of a payments listing's request-target, and the target around it. */
 const LISTING = /^(.*\/payments\/n1\/merchant\/)([^/?#]+)(\/payments(?:[?#].*)?)$/;
 
+/** What the response cache of `cache-keyed-by-url` holds: by request-target, the key a 200 went to, and when. */
+const cached = new Map<string, { key: string; at: number }>();
+/** How long it keeps an answer. */
+const CACHE_MS = 60_000;
+const targetOf = (f: { path: string; search: string }) => `${f.path}?${f.search}`;
+
 /** The last request of `list` that `test` picks: what the module state holds once they all arrived. */
 const lastOf = (list: readonly Arriving[], test: (r: Arriving) => boolean) => [...list].reverse().find(test);
 
@@ -46,6 +52,21 @@ export const SHARED_STATE_FAULTS = [
           const path = self.url.split('?')[0] as string;
           return { url: query(last.url) ? `${path}?${query(last.url)}` : path };
         },
+      },
+    },
+  ),
+  fault(
+    'cache-keyed-by-url',
+    'AUTH-MISSING',
+    'a response cache in front of the listings keyed by the request-target alone (no Vary: Authorization): a GET whose target a valid key was answered 200 within the last minute is answered the same without Authorization',
+    {
+      headers: (_h, f, status) => {
+        if (status === 200 && f.method === 'GET' && f.route === 'list' && f.presented)
+          cached.set(targetOf(f), { key: f.presented, at: Date.now() });
+      },
+      alternateKey: (r, keys) => {
+        const hit = r.method === 'GET' ? cached.get(targetOf(r)) : undefined;
+        return hit && Date.now() - hit.at < CACHE_MS ? keys.find((k) => k.secret === hit.key) : undefined;
       },
     },
   ),

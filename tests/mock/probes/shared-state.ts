@@ -50,6 +50,16 @@ export const SHARED_STATE_PROBES: Record<string, Probe> = {
     const alone = await page(p.faulty.url, SB, 'offset=1&limit=3');
     assert.deepEqual([alone.offset, alone.limit], [1, 3], 'alone, as sent');
   },
+  'cache-keyed-by-url': async (p) => {
+    const target = list(SB, 'limit=2&offset=7');
+    const before = await call(p.faulty.url, target, { key: null });
+    assert.equal(before.status, 401, 'nothing cached yet: refused');
+    await page(p.faulty.url, SB, 'limit=2&offset=7');
+    const [clean, faulty] = await Promise.all([p.clean.url, p.faulty.url].map((u) => call(u, target, { key: null })));
+    assert.deepEqual([clean?.status, faulty?.status], [401, 200], 'once a key got it, served without one');
+    const other = await call(p.faulty.url, list(SB, 'limit=2&offset=8'), { key: null });
+    assert.equal(other.status, 401, 'another target stays refused');
+  },
   'merchant-in-shared-state': async (p) => {
     const run = (base: string) =>
       together(
