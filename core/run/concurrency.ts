@@ -26,7 +26,7 @@ import { directions, PAYMENTS } from '../model/collection.ts';
 import type { DepthName } from '../model/depth.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { describeRequest, type FieldFilter, type PageRequest, readEnvelope } from '../model/listing.ts';
-import type { RuleId } from '../model/rules.ts';
+import { concurrentOf, type RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
 import { sendCase } from './access-property.ts';
@@ -165,9 +165,6 @@ function bursts(ctx: CheckContext): Promise<{ sent: Sent[]; bursts: number }> {
 /** An answer that sheds load rather than answering the request: a 429, or any 5xx. */
 const shed = (status: number) => status === 429 || status >= 500;
 
-/** The rules whose records the bursts' listings can cross (their boundary between two listings of the set). */
-const RECORD_RULES: readonly RuleId[] = ['MER-ISOLATION', 'MODE-ISOLATION'];
-
 /** One answer as a walk of one page (what the filter and sort oracles read). */
 const onePage = (e: Exchange, q: PageRequest): Walked => ({
   records: readEnvelope(e)?.data ?? [],
@@ -182,43 +179,40 @@ function pageSorted(e: Exchange, q: PageRequest, rule: RuleId): Violation | unde
 }
 
 /**
- * What one page of an allowed listing must be, whatever else is in flight: each rule of a single answer (its envelope,
- * echo, size, filter, order), on the lanes whose query exercises it.
+ * What one page of an allowed listing must be, whatever else is in flight: each rule of a single answer — its envelope,
+ * echo and size, its filter (FLT-STATUS, or SRT-FILTER with a sort), its order (SRT-AMOUNT, or SRT-FILTER).
  */
-const PAGE_RULES: Readonly<Partial<Record<RuleId, (e: Exchange, q: PageRequest, t: Target) => Violation | undefined>>> =
-  {
-    'ENV-SCHEMA': (e) => envelopeViolation(e),
-    'PAG-ECHO': (e, q, t) => echoViolation(e, q, t.defaultLimit),
-    'PAG-SIZE': (e) => sizeViolation(e),
-    'FLT-STATUS': (e, q) => (q.filter && !q.sort ? filterViolation(onePage(e, q), q.filter, 'FLT-STATUS') : undefined),
-    'SRT-AMOUNT': (e, q) => (q.filter ? undefined : pageSorted(e, q, 'SRT-AMOUNT')),
-    'SRT-FILTER': (e, q) =>
-      q.filter && q.sort
-        ? (filterViolation(onePage(e, q), q.filter, 'SRT-FILTER') ?? pageSorted(e, q, 'SRT-FILTER'))
-        : undefined,
-  };
+function pageViolations(e: Exchange, q: PageRequest, t: Target): Violation[] {
+  const ofFilter = q.sort ? 'SRT-FILTER' : 'FLT-STATUS';
+  const ofSort = q.filter ? 'SRT-FILTER' : 'SRT-AMOUNT';
+  return [
+    envelopeViolation(e),
+    echoViolation(e, q, t.defaultLimit),
+    sizeViolation(e),
+    q.filter ? filterViolation(onePage(e, q), q.filter, ofFilter) : undefined,
+    pageSorted(e, q, ofSort),
+  ].filter((v): v is Violation => v !== undefined);
+}
 
-/** Whether a page rule's oracle reads this query at all (a filter rule needs a filter, a sort rule a sort). */
-const pageRuleReads = (rule: RuleId, q: PageRequest) =>
-  rule === 'FLT-STATUS'
-    ? q.filter !== undefined && q.sort === undefined
-    : rule === 'SRT-AMOUNT'
-      ? q.sort !== undefined && q.filter === undefined
-      : rule === 'SRT-FILTER'
-        ? q.filter !== undefined && q.sort !== undefined
-        : true;
+/** Whether a page's query exercises what the rule's single-answer oracle reads (Rule.concurrent's `page`). */
+function reads(page: 'any' | 'filter' | 'sort' | 'both', q: PageRequest): boolean {
+  const [f, s] = [q.filter !== undefined, q.sort !== undefined];
+  return page === 'any' || (page === 'filter' ? f && !s : page === 'sort' ? s && !f : f && s);
+}
 
 /** Which lanes a rule judges: the isolation rules every listing, a page rule the allowed listings it reads, else its own. */
 function judges(rule: RuleId): (l: Lane) => boolean {
-  if (RECORD_RULES.includes(rule)) return (l) => l.c.endpoint === 'list';
-  if (PAGE_RULES[rule])
-    return (l) => l.c.endpoint === 'list' && l.expectation.allowed(200) && pageRuleReads(rule, l.c.query);
+  const kind = concurrentOf(rule);
+  if (kind && 'records' in kind) return (l) => l.c.endpoint === 'list';
+  if (kind && 'page' in kind)
+    return (l) => l.c.endpoint === 'list' && l.expectation.allowed(200) && reads(kind.page, l.c.query);
   return (l) => l.expectation.rule === rule;
 }
 
 /** The violations of `rule` among the answers it judges. */
 function violationsOf(ctx: CheckContext, rule: RuleId, own: readonly Sent[], sent: readonly Sent[]): Violation[] {
-  if (RECORD_RULES.includes(rule)) {
+  const kind = concurrentOf(rule);
+  if (kind && 'records' in kind) {
     const watch = new AnswerWatch(ctx.target, 'concurrent');
     const crossed = crossings(
       own.map((s) => watch.see(s.exchange)),
@@ -227,16 +221,18 @@ function violationsOf(ctx: CheckContext, rule: RuleId, own: readonly Sent[], sen
     if (crossed.unexercised) notExercised(ctx, crossed.unexercised);
     return crossed.violations;
   }
-  const page = PAGE_RULES[rule];
   return own.flatMap((s) => {
     const q = s.lane.c.query;
     // A page rule reads a 200 listing; another status is its access rule's to judge.
-    const v = page
-      ? s.exchange.status === 200
-        ? page(s.exchange, q, ctx.target)
-        : undefined
-      : accessViolation(s.lane.expectation, s.exchange, q);
-    return v ? [{ ...v, received: `${v.received} (in flight together with ${others(sent, s)})` }] : [];
+    const found =
+      kind && 'page' in kind
+        ? s.exchange.status === 200
+          ? pageViolations(s.exchange, q, ctx.target).filter((v) => v.rule === rule)
+          : []
+        : [accessViolation(s.lane.expectation, s.exchange, q)];
+    return found.flatMap((v) =>
+      v ? [{ ...v, received: `${v.received} (in flight together with ${others(sent, s)})` }] : [],
+    );
   });
 }
 
