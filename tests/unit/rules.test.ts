@@ -31,6 +31,7 @@ describe('rule, isRuleId, ruleIdOfTitle', () => {
       id: 'PAG-SIZE',
       section: '§4.2 r1',
       level: 'MUST',
+      concurrent: { page: 'any' },
       requirement: '`data.length` = max(0, min(limit, total - offset))',
     });
     for (const r of RULES) assert.equal(rule(r.id), r);
