@@ -4,6 +4,7 @@
  * right; only a request in flight while another arrives is answered as what the other left there.
  */
 import type { Arriving } from '../arrival.ts';
+import type { FaultHooks } from '../switchboard.ts';
 import { fault } from './fault.ts';
 
 /** A data source's answer time: how long each request is held. */
@@ -20,6 +21,22 @@ const targetOf = (f: { path: string; search: string }) => `${f.path}?${f.search}
 
 /** The last request of `list` that `test` picks: what the module state holds once they all arrived. */
 const lastOf = (list: readonly Arriving[], test: (r: Arriving) => boolean) => [...list].reverse().find(test);
+
+/**
+ * The hooks of a fault that holds every request and answers a listing held while other listings arrived at the target
+ * `as` gives from its own (matched by LISTING) and the last listing that arrived; undefined: as it arrived.
+ */
+const heldListing = (as: (own: RegExpExecArray, last: Arriving) => string | undefined): FaultHooks => ({
+  held: {
+    holdMs: HOLD_MS,
+    answerAs: (self, later) => {
+      const own = LISTING.exec(self.url);
+      const last = lastOf(later, (r) => LISTING.test(r.url));
+      const url = own && last ? as(own, last) : undefined;
+      return url === undefined ? undefined : { url };
+    },
+  },
+});
 
 export const SHARED_STATE_FAULTS = [
   fault(
@@ -41,19 +58,12 @@ export const SHARED_STATE_FAULTS = [
     'query-in-shared-state',
     'PAG-ECHO',
     "the listing's parameters (offset, limit, filter, sort) go into a query builder shared by every request, which each listing request fills on arrival, run after awaiting the data source: a listing in flight while another arrives is answered, echo and all, with the other's parameters on its own merchant",
-    {
-      held: {
-        holdMs: HOLD_MS,
-        answerAs: (self, later) => {
-          const own = LISTING.exec(self.url);
-          const last = lastOf(later, (r) => LISTING.test(r.url));
-          const query = (url: string) => url.slice(url.indexOf('?') + 1 || url.length);
-          if (!own || !last || query(last.url) === query(self.url)) return undefined;
-          const path = self.url.split('?')[0] as string;
-          return { url: query(last.url) ? `${path}?${query(last.url)}` : path };
-        },
-      },
-    },
+    heldListing((own, last) => {
+      const query = (url: string) => url.slice(url.indexOf('?') + 1 || url.length);
+      if (query(last.url) === query(own[0])) return undefined;
+      const path = own[0].split('?')[0] as string;
+      return query(last.url) ? `${path}?${query(last.url)}` : path;
+    }),
   ),
   fault(
     'cache-keyed-by-url',
@@ -74,17 +84,9 @@ export const SHARED_STATE_FAULTS = [
     'merchant-in-shared-state',
     'MER-ISOLATION',
     "the listing's data query reads the merchant id from module state, which every listing request sets on arrival, after awaiting the data source: a listing in flight while another merchant's arrives is served that merchant's payments",
-    {
-      held: {
-        holdMs: HOLD_MS,
-        answerAs: (self, later) => {
-          const own = LISTING.exec(self.url);
-          const last = lastOf(later, (r) => LISTING.test(r.url));
-          const other = last && LISTING.exec(last.url)?.[2];
-          if (!own || !other || other === own[2]) return undefined;
-          return { url: `${own[1]}${other}${own[3]}` };
-        },
-      },
-    },
+    heldListing((own, last) => {
+      const other = LISTING.exec(last.url)?.[2];
+      return other && other !== own[2] ? `${own[1]}${other}${own[3]}` : undefined;
+    }),
   ),
 ];
