@@ -71,6 +71,8 @@ export interface WatchedAnswer {
   keyLeak?: string;
   /** Names it showed that a client could send back, those this process had not kept yet (the door checks read them). */
   shows?: Shown;
+  /** The request was a CORS pre-flight (an OPTIONS with Access-Control-Request-Method). */
+  preflight?: true;
 }
 
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */

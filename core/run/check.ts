@@ -28,10 +28,10 @@ export interface CheckContext {
   /** Whether it drew cases from the run's seed (a property, core/run/property.ts): its record says so. */
   seeded?: boolean;
   /**
-   * What every answer of the run so far showed that a client could send back (the watcher's, in every process): the
-   * door checks' names. Absent where nothing is watched.
+   * What every answer of the run so far showed that a client could send back (the watcher's, in every process), and
+   * the forms of request it answered (core/run/watch.ts formOf): the door checks' names. Absent where nothing is watched.
    */
-  shownOfRun?: () => Shown[];
+  doorFactsOfRun?: () => { shown: Shown[]; forms: Set<string> };
   /** A door check's candidate inputs tried, by source (core/run/doors.ts): its record says so. */
   doors?: DoorTally;
   /** How deep the run searches (--depth): what the check may spend (core/model/depth.ts). The target's, once. */

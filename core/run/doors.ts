@@ -28,6 +28,7 @@ import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
 import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
 import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
+import { formOf } from './watch.ts';
 
 /**
  * Requests the door checks may spend splitting batches, by the run's depth (--depth): the default run's share of its
@@ -83,15 +84,19 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
  * browser sends it). A server names the request headers it reads where it pleases — a pre-flight's
  * Access-Control-Allow-Headers above all, a refusal's Vary —: the names come from every form, not from the pages alone.
  */
-async function askForms(ctx: CheckContext): Promise<Exchange[]> {
+async function askForms(ctx: CheckContext, asked: ReadonlySet<string>): Promise<Exchange[]> {
   const first = readableListings(ctx.target, PAYMENTS)[0];
   const out: Exchange[] = [];
-  for (const path of [STATUS_PATH, ...(first ? [listingPath(first)] : [])]) {
-    out.push(await ctx.api.get(path, { auth: NO_AUTH }));
+  for (const [endpoint, path] of [['status', STATUS_PATH], ...(first ? [['list', listingPath(first)]] : [])]) {
+    // A form the run already asked on this endpoint: its answer's names are the run's already.
+    const ask = (method: 'GET' | 'HEAD' | 'OPTIONS', presenter: string, preflight = false) =>
+      !asked.has(formOf({ method, endpoint: endpoint as string, presenter, preflight }));
+    if (ask('GET', 'none')) out.push(await ctx.api.get(path as string, { auth: NO_AUTH }));
     for (const form of METHOD_FORMS) {
+      if (!ask(form.method, form.preflight ? 'none' : 'test', form.preflight)) continue;
       const auth = form.preflight ? NO_AUTH : asKey('test');
       const headers = form.preflight ? { ...PREFLIGHT_HEADERS } : undefined;
-      out.push(await ctx.api.request(form.method, path, { auth, headers }));
+      out.push(await ctx.api.request(form.method, path as string, { auth, headers }));
     }
   }
   return out;
@@ -106,14 +111,15 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
       const stop = ctx.api.observe((e) => seen.push(e));
       try {
         const learned = await learn(ctx);
-        const forms = await askForms(ctx);
+        const run = ctx.doorFactsOfRun?.() ?? { shown: [], forms: new Set<string>() };
+        const forms = await askForms(ctx, run.forms);
         const t = ctx.target;
         const merchants = Object.values(t.merchants).filter((m): m is string => !!m);
         // Names from every answer of the run so far as well (the door checks run after every other check but those of
         // every answer: specs/doors.spec.ts), in any process: a target may name a header only in a 403, a 404, a
         // filtered page's Link.
         const pool = candidatePool({
-          observed: addShown(observe([...learned, ...forms]), ctx.shownOfRun?.() ?? []),
+          observed: addShown(observe([...learned, ...forms]), run.shown),
           merchants,
           collections: publishedCollections(),
           vocabularies: vocabularies(t.vocabulary),

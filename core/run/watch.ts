@@ -137,6 +137,7 @@ export class AnswerWatch {
     if (leak !== undefined) answer.keyLeak = redact(leak);
     const shows = shownOf(e, this.shownKnown);
     if (shows) answer.shows = shows;
+    if (e.sent['access-control-request-method'] !== undefined) answer.preflight = true;
     return answer;
   }
 
@@ -203,20 +204,30 @@ const emptyCost = (): WatchCost => ({ answers: 0, observeMs: 0, keyScanMs: 0, ju
 const watchFilePrefix = (project: string) =>
   `${project.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60)}-${createHash('sha1').update(project).digest('hex').slice(0, 10)}.`;
 
+/** The form of a request the door checks ask on each endpoint (core/run/doors.ts askForms): method, endpoint, who. */
+export const formOf = (a: { method: string; endpoint: string; presenter: string; preflight?: boolean }) =>
+  `${a.method} ${a.endpoint} ${a.preflight ? 'pre-flight' : a.presenter}`;
+
 /**
  * What the answers the run's processes kept for these projects showed that a client could send back (the door checks'
- * names from every answer of the run): only the lines that carry it are parsed.
+ * names from every answer of the run), and the forms of request they answered (formOf). A line with a listing's records
+ * (a valid key's GET: a form the doors do not ask) is not parsed.
  */
-export function readShown(projects: readonly string[], dir: string | undefined): Shown[] {
-  if (!dir || !existsSync(dir)) return [];
+export function readDoorFacts(
+  projects: readonly string[],
+  dir: string | undefined,
+): { shown: Shown[]; forms: Set<string> } {
+  const out = { shown: [] as Shown[], forms: new Set<string>() };
+  if (!dir || !existsSync(dir)) return out;
   const prefixes = projects.map(watchFilePrefix);
-  const out: Shown[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)))) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line.includes('"shows":')) continue;
+      if (!line || (line.includes('"learned":') && !line.includes('"shows":'))) continue;
       try {
         const a = JSON.parse(line) as WatchedAnswer;
-        if (a.shows && projects.includes(a.project)) out.push(a.shows);
+        if (!projects.includes(a.project)) continue;
+        if (a.shows) out.shown.push(a.shows);
+        out.forms.add(formOf({ ...a.scope, preflight: a.preflight }));
       } catch {
         // a process killed mid-line
       }
