@@ -73,12 +73,14 @@ test.describe('§2, §5.1 The configured keys', () => {
 eachCollection('§5.2 Spellings of the paths:', (c, check) => {
   // reading: 401 "under any spelling of those paths that the target serves (a trailing slash, a percent-encoded
   // segment, a doubled slash)": a router that takes the spelling for the path while the auth middleware does not.
+  // What a router normalises (a dot segment, a ;parameter, a format extension) skips the whole auth middleware where it
+  // bypasses it: the request without a key shows it; the other credentials meet those spellings in a deep run.
   const spelled =
-    (auth: (t: Target) => Auth, whenServed: number[], why: string, list = false) =>
+    (auth: (t: Target) => Auth, whenServed: number[], why: string, list = false, router = false) =>
     async ({ api, target, rule }: CheckContext) => {
       const credential = auth(target);
       const answers = [];
-      for (const s of await pathSpellings(api, target, c, { listOnly: list })) {
+      for (const s of await pathSpellings(api, target, c, { listOnly: list, router })) {
         const e = await api.get(s.path, { auth: credential });
         // The answer of the spec's spelling is right whether or not the target serves this one.
         const served = whenServed.includes(e.status) || (await s.served());
@@ -90,7 +92,7 @@ eachCollection('§5.2 Spellings of the paths:', (c, check) => {
   check(
     'AUTH-MISSING',
     `no spelling of ${paths} the target serves answers without a key (401)`,
-    spelled(() => NO_AUTH, [401], 'no key'),
+    spelled(() => NO_AUTH, [401], 'no key', false, true),
   );
   check(
     'AUTH-INVALID',

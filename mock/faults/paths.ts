@@ -16,6 +16,20 @@ const collapse = (path: string) => path.replace(/\/{2,}/g, '/');
 /** The merchant id segment of a list path, as sent (percent-encoding and all). */
 const rawMerchantSegment = (path: string) => path.slice(LIST_PREFIX.length, path.length - LIST_SUFFIX.length);
 
+/**
+ * A router that resolves a spelling of a path to its endpoint (`normalise`: the path it serves, or undefined) while the
+ * auth middleware, matching the raw path, lets it through: the classic path-confusion bypasses.
+ */
+function normalisingRouter(name: string, description: string, normalise: (path: string) => string | undefined): Fault {
+  return fault(name, 'AUTH-MISSING', description, {
+    route: (route, r) => {
+      const plain = route.kind === 'unknown' ? normalise(r.path) : undefined;
+      return plain === undefined ? undefined : endpoint(plain);
+    },
+    unguarded: (r) => r.route !== 'unknown' && normalise(r.path) !== undefined,
+  });
+}
+
 export const PATH_FAULTS: readonly Fault[] = [
   fault(
     'path-trailing-slash-no-auth',
@@ -35,6 +49,21 @@ export const PATH_FAULTS: readonly Fault[] = [
       route: (route, r) => (route.kind === 'unknown' && r.path.includes('//') ? endpoint(collapse(r.path)) : undefined),
       unguarded: (r) => r.route !== 'unknown' && r.path.includes('//'),
     },
+  ),
+  normalisingRouter(
+    'path-dot-segment-no-auth',
+    'the router removes dot segments (RFC 3986 §5.2.4), the auth middleware matches the raw path: /merchant/./status is served without a key',
+    (path) => (path.includes('/./') ? path.replace(/\/\.(?=\/)/g, '') : undefined),
+  ),
+  normalisingRouter(
+    'path-matrix-param-no-auth',
+    "the router drops a segment's ;parameters (a servlet container's path parameters, ;jsessionid=…), the auth middleware matches the raw path: /merchant/status;v=1 is served without a key",
+    (path) => (path.includes(';') ? path.replace(/;[^/]*/g, '') : undefined),
+  ),
+  normalisingRouter(
+    'path-extension-no-auth',
+    'the router matches a path with a format extension as the path (suffix pattern matching: /payments.json is /payments), the auth middleware matches the raw path: served without a key',
+    (path) => (/\.json$/.test(path) ? path.slice(0, -'.json'.length) : undefined),
   ),
   fault(
     'path-encoded-id-mode-bypass',

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from 'proxy';
-import { createWire, describeTransport, isPermanent, type Wire } from '../../core/client/transport.ts';
+import { asWritten, createWire, describeTransport, isPermanent, type Wire } from '../../core/client/transport.ts';
 import { startMock } from '../../mock/index.ts';
 import { closedPort } from '../support/hostile-targets.ts';
 
@@ -127,4 +127,16 @@ test('an untrusted certificate (direct and through the proxy): permanent, and th
   } finally {
     await mock.stop();
   }
+});
+
+test('a path the suite wrote in printable ASCII goes as written (a dot segment too); anything else as WHATWG URL writes it', () => {
+  assert.equal(asWritten('http://127.0.0.1:3410/merchant/./status'), '/merchant/./status');
+  assert.equal(
+    asWritten('https://h.example/api/v2/merchant/status;v=1?limit=5'),
+    '/api/v2/merchant/status;v=1?limit=5',
+  );
+  assert.equal(asWritten('http://h.example'), '/');
+  assert.equal(asWritten('http://h.example/a b'), undefined, 'a space: WHATWG URL encodes it');
+  assert.equal(asWritten('http://h.example/caf\u00e9'), undefined, 'non-ASCII: WHATWG URL encodes it');
+  assert.equal(asWritten('http://h.example/a#b'), undefined, 'a fragment is never sent');
 });

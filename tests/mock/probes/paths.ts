@@ -1,9 +1,23 @@
 /** Probes of the routing faults (mock/faults/paths.ts). */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { call, KEYS, LIST_PREFIX, LIST_SUFFIX, list, MERCHANTS, UNKNOWN_MERCHANT } from '../support.ts';
 import type { Probe } from './probe.ts';
 
 const SB = MERCHANTS.sandbox;
+
+/** The status of a GET without a key whose request line carries `path` exactly as written. */
+function rawStatus(base: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, method: 'GET' }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 export const PATH_PROBES: Record<string, Probe> = {
   'path-trailing-slash-no-auth': async (p) => {
@@ -19,6 +33,28 @@ export const PATH_PROBES: Record<string, Probe> = {
     }
     assert.equal((await call(p.faulty.url, '/merchant/status', { key: null })).status, 401, 'plain path: 401');
     assert.equal((await call(p.faulty.url, '//nowhere', { key: null })).status, 401, 'no endpoint: 401');
+  },
+  'path-dot-segment-no-auth': async (p) => {
+    // fetch resolves dot segments (WHATWG URL) before sending: the request line is written as is here.
+    for (const path of ['/merchant/./status', `/payments/n1/merchant/${SB}/./payments`]) {
+      const [c, f] = await Promise.all([rawStatus(p.clean.url, path), rawStatus(p.faulty.url, path)]);
+      assert.deepEqual([c, f], [401, 200], path);
+    }
+    assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401, 'the plain path: 401');
+  },
+  'path-matrix-param-no-auth': async (p) => {
+    for (const path of ['/merchant/status;v=1', `${list(SB)};v=1`]) {
+      const { c, f } = await p.both(path, null);
+      assert.deepEqual([c.status, f.status], [401, 200], path);
+    }
+    assert.equal((await call(p.faulty.url, '/merchant/status', { key: null })).status, 401, 'the plain path: 401');
+  },
+  'path-extension-no-auth': async (p) => {
+    for (const path of ['/merchant/status.json', `${list(SB)}.json`]) {
+      const { c, f } = await p.both(path, null);
+      assert.deepEqual([c.status, f.status], [401, 200], path);
+    }
+    assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401, 'the plain path: 401');
   },
   'path-encoded-id-mode-bypass': async (p) => {
     const hex = SB.charCodeAt(0).toString(16).toUpperCase();
