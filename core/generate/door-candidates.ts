@@ -120,7 +120,6 @@ export function shownOf(e: Exchange, known: Set<string>): Shown | undefined {
       known.add(key);
       return true;
     });
-  const shown: Shown = {};
   const pairs = (kind: string, m: Map<string, string>) => fresh(kind, m.entries(), ([k]) => k);
   const parts: Shown = {
     headers: pairs('header', o.headers),
@@ -129,8 +128,7 @@ export function shownOf(e: Exchange, known: Set<string>): Shown | undefined {
     linkParams: pairs('link', o.linkParams),
     envelopeFields: pairs('envelope', o.envelopeFields),
   };
-  for (const [k, v] of Object.entries(parts) as Array<[keyof Shown, unknown[]]>)
-    if (v.length > 0) Object.assign(shown, { [k]: v });
+  const shown = Object.fromEntries(Object.entries(parts).filter(([, v]) => v.length > 0)) as Shown;
   return Object.keys(shown).length > 0 ? shown : undefined;
 }
 

@@ -115,6 +115,10 @@ export function burstOrders(lanes: { refused: Lane[]; allowed: Lane[] }, bursts:
   return orders.slice(0, bursts);
 }
 
+/** Whether two requests were on the wire at once (each sent before the other's answer came). */
+const onWireTogether = (a: Exchange, b: Exchange) =>
+  a.onWire !== undefined && b.onWire !== undefined && b.onWire.start < a.onWire.end && a.onWire.start < b.onWire.end;
+
 /** Sends one burst: every lane started in order, a moment apart, all in flight together; the answers in that order. */
 async function burst(ctx: CheckContext, order: readonly Lane[]): Promise<Sent[]> {
   const pending: Array<Promise<Exchange>> = [];
@@ -133,28 +137,34 @@ async function burst(ctx: CheckContext, order: readonly Lane[]): Promise<Sent[]>
   return answers.flatMap((exchange, i) => {
     if (!exchange) return [];
     const mine = order[i] as Lane;
-    const w = exchange.onWire;
     const overlapped = answers.some((other, j) => {
-      const o = other?.onWire;
       const differs = order[j]?.principal !== mine.principal || order[j]?.listing !== mine.listing;
-      return j !== i && differs && w !== undefined && o !== undefined && o.start < w.end && w.start < o.end;
+      return j !== i && differs && other !== undefined && onWireTogether(exchange, other);
     });
     return [{ lane: mine, exchange, overlapped }];
   });
 }
 
-const runs = new WeakMap<object, Promise<{ sent: Sent[]; bursts: number }>>();
+/** A worker's bursts: what each lane got, how many bursts, and the lanes the configuration gave. */
+interface Bursts {
+  sent: Sent[];
+  bursts: number;
+  lanes: Lane[];
+}
+
+const runs = new WeakMap<object, Promise<Bursts>>();
 
 /** The worker's bursts, sent once and shared by the checks of every rule they judge. */
-function bursts(ctx: CheckContext): Promise<{ sent: Sent[]; bursts: number }> {
+function bursts(ctx: CheckContext): Promise<Bursts> {
   let run = runs.get(ctx.api);
   if (!run) {
     run = (async () => {
       const [filter] = await firstFilters(ctx, PAYMENTS);
-      const orders = burstOrders(lanesOf(ctx.target, filter), BURSTS[ctx.depth.name], ctx.target.fcSeed ?? 0);
+      const lanes = lanesOf(ctx.target, filter);
+      const orders = burstOrders(lanes, BURSTS[ctx.depth.name], ctx.target.fcSeed ?? 0);
       const sent: Sent[] = [];
       for (const order of orders) sent.push(...(await burst(ctx, order)));
-      return { sent, bursts: orders.length };
+      return { sent, bursts: orders.length, lanes: [...lanes.refused, ...lanes.allowed] };
     })();
     runs.set(ctx.api, run);
     run.catch(() => runs.delete(ctx.api));
@@ -243,12 +253,10 @@ function violationsOf(ctx: CheckContext, rule: RuleId, own: readonly Sent[], sen
  * was on the wire together with another (a target paced one request at a time).
  */
 export async function concurrencyCheck(ctx: CheckContext): Promise<void> {
-  const { sent, bursts: n } = await bursts(ctx);
+  const { sent, bursts: n, lanes } = await bursts(ctx);
   const rule = ctx.rule;
   const ofRule = judges(rule);
-  const [filter] = await firstFilters(ctx, PAYMENTS);
-  const { refused, allowed } = lanesOf(ctx.target, filter);
-  if (![...refused, ...allowed].some(ofRule))
+  if (!lanes.some(ofRule))
     throw new NotRun('needs input', 'no request of this rule in the configuration (a key, a merchant, a filter value)');
   const mine = sent.filter((s) => ofRule(s.lane));
   // A server may shed a burst's load (429, a 5xx): such an answer says nothing of what the request gets alone. (A
@@ -273,11 +281,8 @@ export async function concurrencyCheck(ctx: CheckContext): Promise<void> {
 
 /** The other requests on the wire with `s`, in words (their credentials, by slot). */
 function others(sent: readonly Sent[], s: Sent): string {
-  const w = s.exchange.onWire;
   const labels = sent
-    .filter(
-      (o) => o !== s && o.exchange.onWire && w && o.exchange.onWire.start < w.end && w.start < o.exchange.onWire.end,
-    )
+    .filter((o) => o !== s && onWireTogether(s.exchange, o.exchange))
     .map((o) => `${o.exchange.authLabel} on ${o.exchange.path}`);
   return labels.length > 0 ? [...new Set(labels)].slice(0, 3).join('; ') : 'no other request';
 }

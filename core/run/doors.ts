@@ -87,16 +87,18 @@ async function learn(ctx: CheckContext): Promise<Exchange[]> {
 async function askForms(ctx: CheckContext, asked: ReadonlySet<string>): Promise<Exchange[]> {
   const first = readableListings(ctx.target, PAYMENTS)[0];
   const out: Exchange[] = [];
-  for (const [endpoint, path] of [['status', STATUS_PATH], ...(first ? [['list', listingPath(first)]] : [])]) {
+  const ends: Array<[string, string]> = [['status', STATUS_PATH]];
+  if (first) ends.push(['list', listingPath(first)]);
+  for (const [endpoint, path] of ends) {
     // A form the run already asked on this endpoint: its answer's names are the run's already.
     const ask = (method: 'GET' | 'HEAD' | 'OPTIONS', presenter: string, preflight = false) =>
-      !asked.has(formOf({ method, endpoint: endpoint as string, presenter, preflight }));
-    if (ask('GET', 'none')) out.push(await ctx.api.get(path as string, { auth: NO_AUTH }));
+      !asked.has(formOf({ method, endpoint, presenter, preflight }));
+    if (ask('GET', 'none')) out.push(await ctx.api.get(path, { auth: NO_AUTH }));
     for (const form of METHOD_FORMS) {
       if (!ask(form.method, form.preflight ? 'none' : 'test', form.preflight)) continue;
       const auth = form.preflight ? NO_AUTH : asKey('test');
       const headers = form.preflight ? { ...PREFLIGHT_HEADERS } : undefined;
-      out.push(await ctx.api.request(form.method, path as string, { auth, headers }));
+      out.push(await ctx.api.request(form.method, path, { auth, headers }));
     }
   }
   return out;

@@ -209,49 +209,49 @@ export const formOf = (a: { method: string; endpoint: string; presenter: string;
   `${a.method} ${a.endpoint} ${a.preflight ? 'pre-flight' : a.presenter}`;
 
 /**
+ * The answers the run's processes kept for these projects, each line parsed where `wanted` says it may matter (a line
+ * that does not parse, from a killed process, is skipped).
+ */
+function* watchedLines(
+  projects: readonly string[],
+  dir: string | undefined,
+  wanted: (line: string) => boolean = () => true,
+): Generator<WatchedAnswer> {
+  if (!dir || !existsSync(dir)) return;
+  const prefixes = projects.map(watchFilePrefix);
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)))) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line || !wanted(line)) continue;
+      let a: WatchedAnswer;
+      try {
+        a = JSON.parse(line) as WatchedAnswer;
+      } catch {
+        continue; // a process killed mid-line
+      }
+      if (projects.includes(a.project)) yield a;
+    }
+  }
+}
+
+/**
  * What the answers the run's processes kept for these projects showed that a client could send back (the door checks'
  * names from every answer of the run), and the forms of request they answered (formOf). A line with a listing's records
- * (a valid key's GET: a form the doors do not ask) is not parsed.
+ * (a valid key's GET: a form the doors do not ask) and nothing shown is not parsed.
  */
 export function readDoorFacts(
   projects: readonly string[],
   dir: string | undefined,
 ): { shown: Shown[]; forms: Set<string> } {
   const out = { shown: [] as Shown[], forms: new Set<string>() };
-  if (!dir || !existsSync(dir)) return out;
-  const prefixes = projects.map(watchFilePrefix);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)))) {
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line || (line.includes('"learned":') && !line.includes('"shows":'))) continue;
-      try {
-        const a = JSON.parse(line) as WatchedAnswer;
-        if (!projects.includes(a.project)) continue;
-        if (a.shows) out.shown.push(a.shows);
-        out.forms.add(formOf({ ...a.scope, preflight: a.preflight }));
-      } catch {
-        // a process killed mid-line
-      }
-    }
+  const wanted = (line: string) => !line.includes('"learned":') || line.includes('"shows":');
+  for (const a of watchedLines(projects, dir, wanted)) {
+    if (a.shows) out.shown.push(a.shows);
+    out.forms.add(formOf({ ...a.scope, preflight: a.preflight }));
   }
   return out;
 }
 
-/** Every answer the run's processes kept for these projects (a line that does not parse, from a killed process, is skipped). */
+/** Every answer the run's processes kept for these projects. */
 export function readWatchedAnswers(projects: readonly string[], dir: string | undefined): WatchedAnswer[] {
-  if (!dir || !existsSync(dir)) return [];
-  const out: WatchedAnswer[] = [];
-  const prefixes = projects.map(watchFilePrefix);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson') && prefixes.some((p) => f.startsWith(p)));
-  for (const file of files) {
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const a = JSON.parse(line) as WatchedAnswer;
-        if (projects.includes(a.project)) out.push(a);
-      } catch {
-        // a process killed mid-line
-      }
-    }
-  }
-  return out;
+  return [...watchedLines(projects, dir)];
 }
