@@ -109,14 +109,16 @@ function timeToVerdict() {
     ...['quick', 'standard', 'deep'].map((name) => {
       const d = depths[name];
       const bound = `${d.requestBound.toLocaleString('en-US')} requests at most`;
-      return `                         ${name.padEnd(9)} ${bound}: ${d.about}`;
+      const time = d.timeBudget ? `, ${d.timeBudget} at most (its own --max-time)` : '';
+      return `                         ${name.padEnd(9)} ${bound}${time}: ${d.about}`;
     }),
     '                       Each collection declared with --collections adds its own checks on top, at every depth',
     '                       (quick too): what its checks cost beside payments, outside these bounds',
     '      --max-time TIME  a time budget for the whole run: 60s, 5m, 1h30m (CONFORMANCE_MAX_TIME). The run judges',
     '                       the most telling checks first at the pace it measures; a check that cannot finish in',
     '                       time is "not run (time budget)", named in the outcome and every report. With no',
-    '                       --depth named, the run plans quick when standard would not fit at the pace it sees',
+    '                       --depth named, the run plans quick when standard would not fit at the pace it sees.',
+    "                       Default: none, but quick's own (above); --max-time none: no budget at any depth",
   ];
 }
 

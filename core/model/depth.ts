@@ -41,6 +41,11 @@ export interface DepthProfile {
   requestBound: number;
   /** The request budget (API_MAX_REQUESTS) when none is set: a hard cap above the bound. */
   budget: number;
+  /**
+   * The time budget (--max-time) when none is set, as the command writes it (`30s`): quick's verdict comes within it
+   * at whatever pace the target allows, the checks it could not hold named. Absent: none.
+   */
+  timeBudget?: string;
   /** What the depth is for, in a few words (--help). */
   about: string;
 }

@@ -69,8 +69,20 @@ export interface BudgetFacts {
   begun: ReadonlySet<string>;
   /** The checks that ended, with their cost. */
   ended: readonly CheckCost[];
+  /**
+   * The checks that are their rule's first in the plan (`firstOfRule`): a rule's first check judges it, its others
+   * deepen the verdict. Their cost is estimated from the firsts that ended (they cost more than the mean of all: the
+   * coverage of a rule comes first). Absent: every check weighs the mean.
+   */
+  first?: ReadonlySet<string>;
   /** Checks running at once (the workers). */
   workers: number;
+  /**
+   * The requests the run is expected to send yet: its depth's request bound (its collections counted) less what the
+   * ended checks sent. When the time left cannot hold them at the pace measured so far, a rule's further check gives
+   * its time to the rules not judged yet. Absent: not weighed.
+   */
+  requestsLeft?: number;
 }
 
 export type Admission = { start: true } | { start: false; reason: string };
@@ -79,6 +91,27 @@ export type Admission = { start: true } | { start: false; reason: string };
 function meanCheckMs(ended: readonly CheckCost[]): number | undefined {
   if (ended.length === 0) return undefined;
   return ended.reduce((n, c) => n + c.ms, 0) / ended.length;
+}
+
+/** The checks of `order` that come first for their rule (`planOrder` ranks every rule's first check before any second). */
+export function firstOfRule(checks: readonly PlannedCheck[]): Set<string> {
+  const rules = new Set<string>();
+  const first = new Set<string>();
+  for (const c of checks) {
+    if (rules.has(c.rule)) continue;
+    rules.add(c.rule);
+    first.add(c.id);
+  }
+  return first;
+}
+
+/** What a check not begun yet is expected to cost (ms): a rule's first check at the firsts' mean, another at the mean. */
+function expectedMs(f: BudgetFacts, mean: number): (id: string) => number {
+  const first = f.first;
+  if (!first || first.size === 0) return () => mean;
+  const firsts = f.ended.filter((c) => first.has(c.id));
+  const meanFirst = Math.max(mean, meanCheckMs(firsts) ?? mean);
+  return (id) => (first.has(id) ? meanFirst : mean);
 }
 
 /**
@@ -92,13 +125,38 @@ export function admit(id: string, f: BudgetFacts): Admission {
   if (mean === undefined) return { start: true };
   const rank = f.order.indexOf(id);
   const before = rank < 0 ? [] : f.order.slice(0, rank).filter((t) => t !== id && !f.begun.has(t));
-  const needed = ((before.length + 1) * mean) / Math.max(1, f.workers);
+  const short = shortOfTime(id, before, left, f);
+  if (short) return { start: false, reason: short };
+  const cost = expectedMs(f, mean);
+  const needed = [...before, id].reduce((n, t) => n + cost(t), 0) / Math.max(1, f.workers);
   if (needed <= left) return { start: true };
   const ahead = before.length ? ` after ${before.length} more telling check(s) not started yet` : '';
   return {
     start: false,
-    reason: `the time budget could not hold it${ahead}: ${describeDuration(left)} left, about ${describeDuration(needed)} needed at ${describeDuration(mean)} a check so far`,
+    reason: `the time budget could not hold it${ahead}: ${describeDuration(left)} left, about ${describeDuration(needed)} needed at ${describeDuration(cost(id))} a check like it so far`,
   };
+}
+
+/** The wall time of a request so far (ms): the ended checks' time over their requests; undefined before one sent any. */
+function msPerRequest(ended: readonly CheckCost[]): number | undefined {
+  const sending = ended.filter((c) => c.requests > 0);
+  const requests = sending.reduce((n, c) => n + c.requests, 0);
+  return requests > 0 ? sending.reduce((n, c) => n + c.ms, 0) / requests : undefined;
+}
+
+/**
+ * Why a rule's further check declines while a rule's first check waits and the rest of the run cannot fit the time left
+ * at the pace so far (a slow or paced target): every rule judged comes before any rule judged deeper. Undefined: it may
+ * start (a first check, nothing pending, the rest fits, or nothing measured yet).
+ */
+function shortOfTime(id: string, before: readonly string[], left: number, f: BudgetFacts): string | undefined {
+  if (!f.first || f.first.has(id) || f.requestsLeft === undefined) return undefined;
+  const waiting = before.filter((t) => f.first?.has(t)).length;
+  const perRequest = msPerRequest(f.ended);
+  if (waiting === 0 || perRequest === undefined) return undefined;
+  const rest = (Math.max(0, f.requestsLeft) * perRequest) / Math.max(1, f.workers);
+  if (rest <= left) return undefined;
+  return `the time budget keeps its ${describeDuration(left)} for the ${waiting} rule(s) not judged yet: the rest of the run (about ${Math.round(f.requestsLeft)} requests at ${Math.round(perRequest)} ms each so far) needs about ${describeDuration(rest)}`;
 }
 
 /**

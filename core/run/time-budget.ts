@@ -6,7 +6,8 @@
  * starts has its client stopped at its project's deadline. Lines are appended whole (O_APPEND), one per event.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { DEPTH_PROFILES, depthBelow } from '../model/depth.ts';
+import { publishedCollections } from '../model/collection.ts';
+import { DEPTH_PROFILES, type DepthProfile, depthBelow } from '../model/depth.ts';
 import type { RunContext } from '../model/run-context.ts';
 import {
   type Admission,
@@ -14,13 +15,14 @@ import {
   type CheckCost,
   deadlineOf,
   expectedRps,
+  firstOfRule,
   type PlannedCheck,
   plannedDepth,
   planOrder,
 } from '../model/time-budget.ts';
 
 type LogLine =
-  | { plan: Array<{ id: string; project: string }> }
+  | { plan: Array<{ id: string; project: string; first?: true }> }
   | { begin: string; declined?: true }
   | { end: string; requests: number; ms: number };
 
@@ -29,7 +31,18 @@ const append = (file: string, line: LogLine) => appendFileSync(file, `${JSON.str
 /** The plan of the run (the console reporter, when the checks are known): every check, most telling first. */
 export function writePlan(file: string, checks: ReadonlyArray<PlannedCheck & { project: string }>): void {
   const project = new Map(checks.map((c) => [c.id, c.project]));
-  append(file, { plan: planOrder(checks).map((id) => ({ id, project: project.get(id) as string })) });
+  // A rule's first check in each project (a project is a collection: its rules are judged apart).
+  const first = new Set<string>();
+  for (const name of new Set(project.values())) {
+    for (const id of firstOfRule(checks.filter((c) => c.project === name))) first.add(id);
+  }
+  append(file, {
+    plan: planOrder(checks).map((id) => ({
+      id,
+      project: project.get(id) as string,
+      ...(first.has(id) ? { first: true as const } : {}),
+    })),
+  });
 }
 
 /** What the log says so far. */
@@ -40,7 +53,7 @@ function readLog(file: string) {
   } catch {
     // no plan yet (a run without a console reporter): every check only has to fit by itself
   }
-  const plan: Array<{ id: string; project: string }> = [];
+  const plan: Array<{ id: string; project: string; first?: true }> = [];
   const begun = new Set<string>();
   const ended: CheckCost[] = [];
   for (const raw of text.split('\n')) {
@@ -52,6 +65,10 @@ function readLog(file: string) {
   }
   return { plan, begun, ended };
 }
+
+/** The requests a default run at `depth` is tuned to stay within, each declared collection searched one depth below. */
+const requestBound = (depth: DepthProfile, collections: number) =>
+  depth.requestBound + collections * depthBelow(depth).requestBound;
 
 interface CheckBudget {
   /** When the check's client stops sending (ms since epoch). */
@@ -81,11 +98,26 @@ export function checkBudget(
     deadline,
     admit() {
       const log = readLog(file);
-      const order = log.plan.filter((p) => p.project === opts.project).map((p) => p.id);
+      const mine = log.plan.filter((p) => p.project === opts.project);
+      const order = mine.map((p) => p.id);
+      const first = new Set(mine.filter((p) => p.first).map((p) => p.id));
       // The checks judged last read what every answer showed, with few requests of their own: each starts while
       // time is left, and the client stops it at the run's end.
       const ended = opts.last ? [] : log.ended.filter((c) => order.length === 0 || order.includes(c.id));
-      const facts = { now: Date.now(), deadline, order, begun: log.begun, ended, workers: opts.workers };
+      const sent = ended.reduce((n, c) => n + c.requests, 0);
+      // A run context of an older suite has no depth: the rest of the run is not weighed.
+      const depth = run.settings.depth as DepthProfile | undefined;
+      const requestsLeft = depth ? requestBound(depth, publishedCollections().length) - sent : undefined;
+      const facts = {
+        now: Date.now(),
+        deadline,
+        order,
+        begun: log.begun,
+        ended,
+        workers: opts.workers,
+        first,
+        ...(requestsLeft === undefined ? {} : { requestsLeft }),
+      };
       const admission = admit(id, facts);
       append(file, admission.start ? { begin: id } : { begin: id, declined: true });
       return admission;
@@ -111,8 +143,7 @@ export function plannedRun(
 ): { run: RunContext; reason?: string } {
   const s = run.settings;
   if (s.maxTimeMs <= 0 || s.depthNamed || s.depth.name !== 'standard') return { run };
-  // A declared collection is searched one depth below the run's (core/model/depth.ts).
-  const bound = (d: typeof s.depth) => d.requestBound + seen.collections * depthBelow(d).requestBound;
+  const bound = (d: typeof s.depth) => requestBound(d, seen.collections);
   const plan = plannedDepth({
     leftMs: deadlineOf(run.startedAt, s.maxTimeMs, false) - now,
     rps: expectedRps({

@@ -51,10 +51,14 @@ describe('--max-time: a duration, refused like every setting', () => {
     );
   });
 
-  test('CONFORMANCE_MAX_TIME in the target; none by default; a bad one is a configuration error', () => {
+  test("CONFORMANCE_MAX_TIME in the target; none by default but quick's own 30 s; none: none; a bad one is a configuration error", () => {
     const resolve = (env: NodeJS.ProcessEnv) => resolveTarget(env, bundledMockEnv);
     assert.equal(resolve({}).maxTimeMs, 0);
+    assert.equal(resolve({ CONFORMANCE_DEPTH: 'deep' }).maxTimeMs, 0);
     assert.equal(resolve({ CONFORMANCE_MAX_TIME: '60s' }).maxTimeMs, 60_000);
+    assert.equal(resolve({ CONFORMANCE_DEPTH: 'quick' }).maxTimeMs, 30_000);
+    assert.equal(resolve({ CONFORMANCE_DEPTH: 'quick', CONFORMANCE_MAX_TIME: '90s' }).maxTimeMs, 90_000);
+    assert.equal(resolve({ CONFORMANCE_DEPTH: 'quick', CONFORMANCE_MAX_TIME: 'none' }).maxTimeMs, 0);
     for (const bad of ['soon', '0s', '500ms']) {
       assert.throws(
         () => resolve({ CONFORMANCE_MAX_TIME: bad }),
@@ -101,11 +105,47 @@ describe('the plan and the admission', () => {
     assert.equal(declined.start, false);
     assert.match(
       declined.start ? '' : declined.reason,
-      /^the time budget could not hold it after 3 more telling check\(s\) not started yet: 10 s left, about 12 s needed at 3\.0 s a check so far$/,
+      /^the time budget could not hold it after 3 more telling check\(s\) not started yet: 10 s left, about 12 s needed at 3\.0 s a check like it so far$/,
     );
     assert.deepEqual(admit('env-2', facts({ ended, workers: 2 })), { start: true }, 'two at once: 6 s');
     assert.deepEqual(admit('env-2', facts({ ended, begun: new Set(['env-1', 'pag-1']) })), { start: true });
     assert.deepEqual(admit('env-1', facts({ ended })), { start: true }, 'the most telling check fits by itself');
+  });
+
+  test("short of time (the rest of the run cannot fit): a rule's further check declines while a first one waits", () => {
+    const first = new Set(['env-1', 'pag-1', 'adv-1']);
+    // 100 ms a request so far; 10 s left.
+    const ended = [{ id: 'x', requests: 10, ms: 1000 }];
+    const short = admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 150 }));
+    assert.equal(short.start, false);
+    assert.match(
+      short.start ? '' : short.reason,
+      /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: the rest of the run \(about 150 requests at 100 ms each so far\) needs about 15 s$/,
+    );
+    // The rest fits, no first check waits, or the check is a first one: the mean-cost admission as before.
+    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 50 })), {
+      start: true,
+    });
+    assert.deepEqual(
+      admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'pag-1', 'adv-1']), requestsLeft: 500 })),
+      {
+        start: true,
+      },
+    );
+    assert.deepEqual(admit('pag-1', facts({ ended, first, requestsLeft: 500 })), { start: true });
+  });
+
+  test("a rule's first check not begun weighs the mean of the first checks that ended, when above the mean", () => {
+    const first = new Set(['env-1', 'pag-1', 'adv-1']);
+    const ended = [
+      { id: 'env-1', requests: 30, ms: 4000 },
+      { id: 'y', requests: 2, ms: 200 },
+      { id: 'z', requests: 2, ms: 200 },
+    ];
+    // Mean 1.47 s; firsts 4 s: env-2 waits for pag-1 and adv-1 (8 s) and costs 1.47 s itself: 9.5 s of 10 s.
+    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1']) })), { start: true });
+    const declined = admit('env-2', facts({ ended, first, begun: new Set(['env-1']), now: 1000 }));
+    assert.equal(declined.start, false);
   });
 
   test('the checks judged last keep the end of the budget: the others stop 5 s (or a twentieth) earlier', () => {
