@@ -12,14 +12,19 @@ import { excerpt, type Violation } from '../core/model/verdict.ts';
 import { provenanceViolations, unexercised } from './provenance.ts';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+/**
+ * Whether an answer served the request: a 2xx, or a 304 Not Modified (RFC 9110 §15.4.5: the request would have been
+ * served, and the client's copy is current — an answer a refused request never gets).
+ */
+const served = (status: number) => is2xx(status) || status === 304;
 
 /**
- * A refused request answered 2xx with inputs added. A valid key on a merchant id an operator spelled is left to what
+ * A refused request answered 2xx (or 304) with inputs added. A valid key on a merchant id an operator spelled is left to what
  * its answer shows (the target may take the spelling for another merchant, where an empty 200 is no crossing).
  */
 export function openedViolation(c: DoorCase): Violation | undefined {
   const { base, added, exchange: e } = c;
-  if (!base.refused || !is2xx(e.status)) return undefined;
+  if (!base.refused || !served(e.status)) return undefined;
   const cred = base.case.credential;
   if (added.segment && cred.kind === 'key' && !cred.mutation && ['live', 'restricted', 'test'].includes(cred.slot))
     return undefined;
@@ -32,17 +37,24 @@ export function openedViolation(c: DoorCase): Violation | undefined {
   };
 }
 
-/** More records than the cap (§8: 100) in an allowed answer with inputs added. */
-export function capViolation(c: DoorCase): Violation | undefined {
+/**
+ * More records than the cap (§8: 100) in an allowed answer with inputs added: its envelope's `data`, or the learned
+ * records it shows in any other representation (`shown`: a CSV or XML export, checks/provenance.ts `recordsShown`).
+ */
+export function capViolation(c: DoorCase, shown = 0): Violation | undefined {
   const { base, added, exchange: e } = c;
   if (base.refused || !is2xx(e.status)) return undefined;
   const data = (e.json as { data?: unknown } | undefined)?.data;
-  if (!Array.isArray(data) || data.length <= MAX_LIMIT) return undefined;
+  const inData = Array.isArray(data) ? data.length : 0;
+  if (Math.max(inData, shown) <= MAX_LIMIT) return undefined;
   return {
     standsUnderGrowth: true,
     rule: 'LIM-CAP',
-    expected: `at most ${MAX_LIMIT} records for ${base.expectation.what} ${describeAdded(added)}: no input widens the cap`,
-    received: `${data.length} records`,
+    expected: `at most ${MAX_LIMIT} records for ${base.expectation.what} ${describeAdded(added)}: no input widens the cap, in any representation`,
+    received:
+      inData >= shown
+        ? `${inData} records`
+        : `${shown} records of the listing written out in its body (${e.headers['content-type'] ?? 'no Content-Type'})`,
     exchange: e,
   };
 }

@@ -233,6 +233,16 @@ function sightingsOf(answers: readonly WatchedAnswer[]): Sighting[] {
   return out;
 }
 
+/**
+ * How many learned records each answer showed beside its own page's (as objects or written out as text: a CSV or XML
+ * export, a page in a header): the records an answer carries in any representation.
+ */
+export function recordsShown(answers: readonly WatchedAnswer[]): Map<WatchedAnswer, number> {
+  const counts = new Map<WatchedAnswer, number>();
+  for (const { answer } of sightingsOf(answers)) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  return counts;
+}
+
 /** What the judgment saw: records learned, and answers judged per presenter. */
 interface ProvenanceStats {
   records: number;

@@ -6,6 +6,7 @@ import type { Mode } from './data.ts';
 import { errorBody, type Failure, failureKind, JSON_TYPE, MESSAGES, TEXT_TYPE } from './errors.ts';
 import type { Board, RequestFacts } from './hooks.ts';
 import { CORS_ORIGIN, type MethodsAnswer } from './methods.ts';
+import { negotiate } from './negotiation.ts';
 import type { Page } from './query.ts';
 import { listSegment } from './routes.ts';
 import {
@@ -182,15 +183,20 @@ export function createRenderer(
 
   return (decision: Decision, facts: RequestFacts, requestNo: number): Reply => {
     const built = bodyOf(decision, facts, requestNo);
-    const { status, type } = built;
+    let { status, type } = built;
     let body = built.body;
     for (const rewrite of board.text) body = rewrite(body, status, facts) ?? body;
+    // The variant representations=negotiated: another media type, an entity tag, a conditional answer (negotiation.ts).
+    const negotiated =
+      variants.representations === 'negotiated' ? negotiate(decision, facts, { body, type }) : undefined;
+    if (negotiated) ({ status, type, body } = negotiated);
     // A 204 carries neither a body nor Content-Length (RFC 9110 §8.6).
     const headers: Record<string, string | number> =
       type === undefined
         ? { 'Cache-Control': 'no-store' }
         : { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
     Object.assign(headers, extraHeaders(variants, shapes, decision, built, echoOf(facts, requestNo)));
+    if (negotiated) Object.assign(headers, negotiated.headers);
     for (const rewrite of board.headers) rewrite(headers, facts, status);
     return { status, headers, body };
   };

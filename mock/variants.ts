@@ -172,6 +172,13 @@ export const VARIANT_DIMENSIONS = [
     gap: 'reading "Inputs the spec does not document": a target may ignore an input it does not know, or refuse the request with any 4xx (400 for an unknown parameter)',
   },
   {
+    name: 'representations',
+    values: ['json', 'negotiated'],
+    description:
+      'negotiated = HTTP negotiation on the listings, after authentication: a client that prefers text/csv (Accept) gets the same page as CSV, every listing answer an ETag and Vary: Accept, and a GET or HEAD whose If-None-Match names the tag (or *) a 304 Not Modified',
+    gap: 'reading "Inputs the spec does not document": a target may honour an undocumented input within what the request may see anyway (another representation or a conditional answer of the same page)',
+  },
+  {
     name: 'busy',
     values: ['never', 'retry-after'],
     description:

@@ -6,8 +6,9 @@
  * fewest inputs added: the door itself, once batches were split), naming how many more there were.
  */
 import { capViolation, crossings, openedViolation } from '../../checks/doors.ts';
-import { keyLeakViolations } from '../../checks/provenance.ts';
+import { keyLeakViolations, recordsShown } from '../../checks/provenance.ts';
 import type { DoorCase } from '../model/doors.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { MAX_LIMIT, readEnvelope } from '../model/listing.ts';
 import type { WatchedAnswer } from '../model/provenance.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
@@ -16,25 +17,30 @@ import { type DoorRun, exploreDoors } from './doors.ts';
 import { AnswerWatch } from './watch.ts';
 
 /**
- * Every answer of the exploration as the watcher keeps it. A merchant id an operator spelled is judged as the merchant
- * it spells (a lookup may fold it to that merchant, and then its rules hold there).
+ * Every answer of the exploration as the watcher keeps it, by the exchange it read. A merchant id an operator spelled
+ * is judged as the merchant it spells (a lookup may fold it to that merchant, and then its rules hold there).
  */
-function watched(ctx: CheckContext, run: DoorRun): WatchedAnswer[] {
+function watched(ctx: CheckContext, run: DoorRun): Map<Exchange, WatchedAnswer> {
   const watch = new AnswerWatch(ctx.target, 'doors');
   const spelled = new Map(run.cases.filter((c) => c.added.segment).map((c) => [c.exchange, c.base.case.merchant]));
   const learned = new Set(run.learned);
-  return [...run.learned, ...run.seen.filter((e) => !learned.has(e))].map((e) => {
-    const a = watch.see(e);
-    const merchant = spelled.get(e);
-    return merchant && merchant !== 'unknown' ? { ...a, scope: { ...a.scope, merchant } } : a;
-  });
+  return new Map(
+    [...run.learned, ...run.seen.filter((e) => !learned.has(e))].map((e) => {
+      const a = watch.see(e);
+      const merchant = spelled.get(e);
+      return [e, merchant && merchant !== 'unknown' ? { ...a, scope: { ...a.scope, merchant } } : a];
+    }),
+  );
 }
 
 /** The violations of the check's rule over its cases and answers, those with the fewest inputs first. */
-function violationsOf(ctx: CheckContext, cases: readonly DoorCase[], answers: WatchedAnswer[]) {
+function violationsOf(ctx: CheckContext, cases: readonly DoorCase[], byExchange: Map<Exchange, WatchedAnswer>) {
+  const answers = [...byExchange.values()];
+  const shown = ctx.rule === 'LIM-CAP' ? recordsShown(answers) : new Map<WatchedAnswer, number>();
   const own: Array<{ v: Violation; size: number }> = [];
   for (const c of cases) {
-    for (const v of [openedViolation(c), capViolation(c)]) {
+    const answer = byExchange.get(c.exchange);
+    for (const v of [openedViolation(c), capViolation(c, answer ? shown.get(answer) : 0)]) {
       if (v?.rule === ctx.rule) own.push({ v, size: c.added.inputs.length });
     }
   }

@@ -23,6 +23,33 @@ import { sendDoor } from './door-send.ts';
 
 type Input = Added['inputs'][number];
 
+/** An allowed answer's validators: its entity tag, its date (Last-Modified, else Date), the query it answered. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+  shape: PageRequest;
+}
+
+/** The validators of the first 2xx answer on each path among `answers` (the doors' learned pages, GET). */
+export function validatorsOf(answers: readonly Exchange[]): Map<string, Validators> {
+  const out = new Map<string, Validators>();
+  for (const e of answers) {
+    if (out.has(e.path) || !is2xx(e.status) || e.method !== 'GET') continue;
+    const q = new Map(e.query.map(([name, value]) => [name, value] as const));
+    const shape: PageRequest = {
+      ...(q.has('offset') ? { offset: Number(q.get('offset')) } : {}),
+      ...(q.has('limit') ? { limit: Number(q.get('limit')) } : {}),
+    };
+    const lastModified = e.headers['last-modified'] ?? e.headers.date;
+    out.set(e.path, {
+      ...(e.headers.etag ? { etag: e.headers.etag } : {}),
+      ...(lastModified ? { lastModified } : {}),
+      shape,
+    });
+  }
+  return out;
+}
+
 /** What one exploration shares: the client, the candidates, the budget for splits, where its cases and tallies go. */
 export interface Explorer {
   api: ApiClient;
@@ -34,6 +61,12 @@ export interface Explorer {
   tally: Map<DoorBase, DoorTally>;
   /** The inputs already counted on each base (a candidate with one value, once, whatever the shapes it went with). */
   counted: Map<DoorBase, Set<string>>;
+  /**
+   * What the target handed out to validate an allowed answer (RFC 9110 §8.8), by path: the first learned answer there
+   * (core/run/doors.ts), with the query it was asked with (core/run/door-operators.ts makes refused requests
+   * conditional on them).
+   */
+  validators?: ReadonlyMap<string, Validators>;
 }
 
 /** Batches on an allowed request: each candidate's first two values (another merchant, then a third). */

@@ -1,8 +1,11 @@
 /**
  * The door checks' operators (core/run/doors.ts): the credential and the merchant id changed by the mutation operators
- * of core/generate/operators.ts — their deterministic core on every run, and a few drawn from the run's seed beside —
- * and the documented header of /merchant/status left out or changed. Each request is a door case of the base whose
- * credential or path it changes; the access oracle says what its answer must be.
+ * of core/generate/operators.ts — their deterministic core on every run, and a few drawn from the run's seed beside —,
+ * the documented header of /merchant/status left out or changed, and HTTP's own negotiation: a refused request made
+ * conditional on the validators the target handed out for the same path (RFC 9110 §13: a cache or a conditional layer
+ * in front of authentication answers 304 to whoever asks), an allowed one asked for another representation (§12.5.1
+ * Accept: an export that forgets the cap or the merchant). Each request is a door case of the base whose credential,
+ * path or headers it changes; the access oracle says what its answer must be.
  */
 import fc from 'fast-check';
 import { expectedAccess } from '../../checks/access-oracle.ts';
@@ -17,6 +20,7 @@ import {
 } from '../generate/operators.ts';
 import type { DoorBase, DoorCase } from '../model/doors.ts';
 import type { ExtraInputs } from '../model/exchange.ts';
+import { basePath } from './door-bases.ts';
 import type { Explorer } from './door-explore.ts';
 import { sendDoor } from './door-send.ts';
 import { propertySeed } from './property.ts';
@@ -87,4 +91,47 @@ export async function exploreDocumentedHeaders(x: Explorer, base: DoorBase) {
     { inputs: [], shape: {}, headers: 'with Content-Type: text/plain' },
     { changed: other },
   );
+}
+
+/**
+ * A refused request made conditional (RFC 9110 §13.1) on what the target handed out to validate an allowed answer of
+ * the same request — the test key's first page of the listing, or /merchant/status, as the doors learned them
+ * (`x.validators`): If-None-Match with its entity tag (`*` when it gave none, or where no key may read the path) and
+ * If-Modified-Since with its Last-Modified (or its Date). A conditional layer, a cache, in front of authentication —
+ * or between authentication and the permission or mode check — answers 304 Not Modified ("the request would have been
+ * served") where the key must get its refusal. Sent with no key, and with the restricted and the live key where
+ * they are refused (the keys a layer after authentication meets).
+ */
+export async function exploreConditionals(x: Explorer, base: DoorBase) {
+  const cred = base.case.credential;
+  const presenter =
+    cred.kind === 'none' || (cred.kind === 'key' && !cred.mutation && ['restricted', 'live'].includes(cred.slot));
+  if (!presenter) return;
+  const known = base.case.endpoint === 'status' || base.case.merchant !== 'unknown';
+  const v = known ? x.validators?.get(basePath(x.t, base.case)) : undefined;
+  const headers = [
+    { name: 'If-None-Match', value: [v?.etag ?? '*'] },
+    ...(v?.lastModified ? [{ name: 'If-Modified-Since', value: [v.lastModified] }] : []),
+  ];
+  const words = `conditional: If-None-Match ${v?.etag ? 'with the entity tag the target handed out' : '*'}${v?.lastModified ? ' and If-Modified-Since its date' : ''}`;
+  await keep(x, base, 'headers', { inputs: [], shape: v?.shape ?? {}, headers: words }, { changed: { headers } });
+}
+
+/**
+ * The media types an allowed listing is asked in besides JSON, in one Accept list (a server picks the first it
+ * offers): the exports and views a listing endpoint commonly also serves.
+ */
+const OTHER_REPRESENTATIONS =
+  'text/csv, application/xml;q=0.9, text/xml;q=0.9, application/x-ndjson;q=0.8, text/plain;q=0.7, text/html;q=0.6';
+
+/**
+ * An allowed listing asked for another representation (RFC 9110 §12.5.1): whatever the target answers in — a 406, the
+ * same JSON, a CSV or XML export — it shows no record its key and merchant may not see and never more than the cap
+ * (records are read in any representation: core/run/answer-content.ts).
+ */
+export async function exploreRepresentations(x: Explorer, base: DoorBase) {
+  if (base.case.endpoint !== 'list') return;
+  const headers = [{ name: 'Accept', value: [OTHER_REPRESENTATIONS] }];
+  const words = `Accept: ${OTHER_REPRESENTATIONS.split(',')[0]}, … (another representation)`;
+  await keep(x, base, 'headers', { inputs: [], shape: {}, headers: words }, { changed: { headers } });
 }

@@ -26,8 +26,14 @@ import type { RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import type { CheckContext } from './check.ts';
 import { doorBases } from './door-bases.ts';
-import { type Explorer, exploreAllowed, exploreRefused } from './door-explore.ts';
-import { exploreDocumentedHeaders, exploreKeyOperators, exploreSpellings } from './door-operators.ts';
+import { type Explorer, exploreAllowed, exploreRefused, validatorsOf } from './door-explore.ts';
+import {
+  exploreConditionals,
+  exploreDocumentedHeaders,
+  exploreKeyOperators,
+  exploreRepresentations,
+  exploreSpellings,
+} from './door-operators.ts';
 import { formOf } from './watch.ts';
 
 /**
@@ -127,7 +133,16 @@ function stateOf(ctx: CheckContext, depth: DepthName): Promise<DoorState> {
           vocabularies: vocabularies(t.vocabulary),
         });
         const budget = { ...DOOR_BUDGET[depth] };
-        const explorer: Explorer = { api: ctx.api, t, pool, budget, cases: [], tally: new Map(), counted: new Map() };
+        const explorer: Explorer = {
+          api: ctx.api,
+          t,
+          pool,
+          budget,
+          cases: [],
+          tally: new Map(),
+          counted: new Map(),
+          validators: validatorsOf(learned),
+        };
         return { explorer, learned, bases: doorBases(t), seen, done: new Map() };
       } finally {
         stop();
@@ -154,8 +169,12 @@ function keyOperatorsOn(t: Target, base: DoorBase): boolean {
 /** Explores one base: its batches, then what operators change of it. */
 async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promise<void> {
   const x = s.explorer;
-  if (!base.refused) return exploreAllowed(x, base);
+  if (!base.refused) {
+    await exploreAllowed(x, base);
+    return exploreRepresentations(x, base);
+  }
   await exploreRefused(x, base);
+  await exploreConditionals(x, base);
   const cred = base.case.credential;
   if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
   if (keyOperatorsOn(x.t, base)) await exploreKeyOperators(x, base, runSeed);

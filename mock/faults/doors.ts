@@ -11,6 +11,7 @@ import { listingKey, MERCHANTS } from '../data.ts';
 import { MESSAGES, reject } from '../errors.ts';
 import type { RequestFacts } from '../hooks.ts';
 import { IDENTITY } from '../identity.ts';
+import { csvOf, weightOf } from '../negotiation.ts';
 import type { Row } from '../store.ts';
 import { type Fault, fault } from './fault.ts';
 
@@ -56,6 +57,15 @@ function namedCredentialHeader(
     },
   });
 }
+
+/** The entity tag a conditional layer hands out for a request's target (its path and query, whoever asked). */
+const tagOf = (f: RequestFacts) => `"${createHash('sha1').update(`${f.path}?${f.search}`).digest('hex').slice(0, 20)}"`;
+const conditional = (f: RequestFacts) => f.method === 'GET' || f.method === 'HEAD';
+/** Whether a request prefers CSV to JSON (its Accept). */
+const prefersCsv = (f: RequestFacts) => {
+  const accept = header(f, 'accept') ?? '';
+  return weightOf(accept, 'text/csv') > weightOf(accept, 'application/json');
+};
 
 /** The mode check skipped where `skipped` says (the request, its offset): the live key lists a sandbox merchant. */
 function liveOnSandboxWhen(name: string, description: string, skipped: (r: RequestFacts, offset: number) => boolean) {
@@ -207,6 +217,41 @@ export const DOOR_FAULTS: readonly Fault[] = [
         if (r.route !== 'status' || c.key || !shaped) return;
         c.key = IDENTITY_KEYS.find((k) => k.slot === 'test');
         c.failure = undefined;
+      },
+    },
+  ),
+  fault(
+    'conditional-before-auth',
+    'AUTH-MISSING',
+    'a conditional-GET layer mounted before authentication: answers carry an ETag (of the path and query), and a GET or HEAD without a valid key whose If-None-Match names it (or *) is answered 304 Not Modified instead of 401',
+    {
+      headers: (h, f, status) => {
+        if (status === 200 && conditional(f) && f.route !== 'unknown') h.ETag = tagOf(f);
+      },
+      error: (failure, f) => {
+        const tags = (header(f, 'if-none-match') ?? '').split(',').map((t) => t.trim());
+        if (
+          failure.status === 401 &&
+          conditional(f) &&
+          f.route !== 'unknown' &&
+          tags.some((t) => t === '*' || t === tagOf(f))
+        )
+          failure.status = 304;
+      },
+      text: (_body, status) => (status === 304 ? '' : undefined),
+    },
+  ),
+  fault(
+    'csv-export-uncapped',
+    'LIM-CAP',
+    'a CSV export behind content negotiation forgets the cap: a listing asked with Accept: text/csv (preferred to JSON) is every record of the listing from its offset, whatever the limit',
+    {
+      slice: (slice, f) => {
+        if (prefersCsv(f.request)) slice.end = Number.MAX_SAFE_INTEGER;
+      },
+      text: (body, status, f) => (status === 200 && f.route === 'list' && prefersCsv(f) ? csvOf(body) : undefined),
+      headers: (h, f, status) => {
+        if (status === 200 && f.route === 'list' && prefersCsv(f)) h['Content-Type'] = 'text/csv; charset=utf-8';
       },
     },
   ),

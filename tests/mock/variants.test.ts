@@ -361,6 +361,27 @@ const VARIANT_CHECKS: Record<string, VariantCheck> = {
     assert.deepEqual(retry, ['0']);
     assert.ok(statuses.every((s) => s === 200 || s === 503));
   },
+  'representations=negotiated': async (base) => {
+    const plain = await call(base, list(SANDBOX, 'limit=5'));
+    const tag = plain.headers.get('etag') ?? '';
+    assert.match(tag, /^"[0-9a-f]+"$/);
+    assert.equal(plain.headers.get('vary'), 'Accept');
+    const again = await call(base, list(SANDBOX, 'limit=5'), { headers: { 'if-none-match': tag } });
+    assert.deepEqual([again.status, again.text], [304, ''], 'its own tag: not modified');
+    assert.equal((await call(base, list(SANDBOX, 'limit=5'), { headers: { 'if-none-match': '*' } })).status, 304);
+    const refused = await call(base, list(SANDBOX, 'limit=5'), { key: null, headers: { 'if-none-match': tag } });
+    assert.equal(refused.status, 401, 'after authentication: a request without a key is refused');
+    const csv = await call(base, list(SANDBOX, 'limit=5'), { headers: { accept: 'text/csv, application/json;q=0.5' } });
+    assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+    const lines = csv.text.split('\n');
+    assert.equal(lines.length, 6, 'a header row and the page: capped like the JSON page');
+    const ids = (plain.body.data as Array<{ id: unknown }>).map((r) => String(r.id));
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',')[lines[0]?.split(',').indexOf('id') ?? 0]),
+      ids,
+    );
+    assert.equal((await call(base, list(SANDBOX, 'limit=5'), { headers: { accept: 'application/json' } })).status, 200);
+  },
   'head=refused': async (base) => {
     for (const path of [list(SANDBOX), '/merchant/status']) {
       for (const key of [KEYS.test, KEYS.live, null]) {

@@ -52,6 +52,35 @@ export const DOOR_PROBES: Record<string, Probe> = {
     assert.doesNotMatch(served.headers.get('vary') ?? '', /X-Session-Key/, 'nor does an allowed answer');
     assert.deepEqual(await keyInHeader(p, 'x-session-key'), [401, 200]);
   },
+  'conditional-before-auth': async (p) => {
+    const { c, f } = await p.both(list(SB));
+    assert.equal(c.headers.get('etag'), null, 'the clean mock hands out no entity tag');
+    const tag = f.headers.get('etag') ?? '';
+    assert.match(tag, /^"[0-9a-f]+"$/);
+    for (const inm of [tag, '*']) {
+      const headers = { 'if-none-match': inm };
+      const [clean, faulty] = await Promise.all(
+        [p.clean.url, p.faulty.url].map((u) => call(u, list(SB), { key: null, headers })),
+      );
+      assert.deepEqual([clean?.status, faulty?.status], [401, 304], `no key, If-None-Match: ${inm}`);
+    }
+    const other = await call(p.faulty.url, list(SB), { key: null, headers: { 'if-none-match': '"other"' } });
+    assert.equal(other.status, 401, 'a tag it did not hand out: refused');
+    assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401, 'not conditional: refused');
+  },
+  'csv-export-uncapped': async (p) => {
+    const accept = { accept: 'text/csv, application/json;q=0.5' };
+    const [clean, faulty] = await Promise.all(
+      [p.clean.url, p.faulty.url].map((u) => call(u, list(SB, 'limit=5'), { headers: accept })),
+    );
+    assert.equal(clean?.body?.data.length, 5, 'the clean mock answers JSON, capped');
+    assert.match(faulty?.headers.get('content-type') ?? '', /^text\/csv/);
+    const lines = (faulty?.text ?? '').split('\n');
+    assert.match(lines[0] ?? '', /(^|,)id(,|$)/, 'a header row');
+    assert.ok(lines.length - 1 > 100, `every record, past the cap: ${lines.length - 1} rows`);
+    const json = await call(p.faulty.url, list(SB, 'limit=5'));
+    assert.equal(json.body.data.length, 5, 'JSON stays capped');
+  },
   'session-cookie-accepted': async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=1'));
     assert.equal(c.headers.get('set-cookie'), null);
