@@ -314,7 +314,40 @@ export function provenanceViolations(
       reproduction: [answer.curl, crossed.answer.curl],
     });
   }
+  if (rule === 'MER-ISOLATION' || rule === 'MODE-ISOLATION') violations.push(...mixedAnswers(answers, rule, mine));
   return { violations, stats: { records, answers: answers.length, byPresenter, listings: [...listings].sort() } };
+}
+
+/**
+ * One answer that holds records of two listings an isolation rule keeps apart — two merchants' (MER-ISOLATION), two
+ * modes' (MODE-ISOLATION) —, whatever the request's scope: no listing of one merchant and one mode holds both, however
+ * its merchant id was spelled (a lookup that takes `%` for a pattern, an id no merchant has). Records of an account-wide
+ * listing belong to no one merchant.
+ */
+function mixedAnswers(
+  answers: readonly WatchedAnswer[],
+  rule: 'MER-ISOLATION' | 'MODE-ISOLATION',
+  mine: (l: TracedRecord) => boolean,
+): Violation[] {
+  const shown = new Map<WatchedAnswer, Array<{ learned: TracedRecord; provenance: Provenance }>>();
+  for (const { answer, learned } of sightingsOf(answers)) {
+    const [first] = learned.seen.values();
+    if (!first || !mine(learned) || first.provenance.merchant === 'account') continue;
+    shown.set(answer, [...(shown.get(answer) ?? []), { learned, provenance: first.provenance }]);
+  }
+  const out: Violation[] = [];
+  for (const [answer, records] of shown) {
+    const a = records[0];
+    const b = records.find((r) => a && isolationCrossed(a.provenance, r.provenance) === rule);
+    if (!a || !b) continue;
+    out.push({
+      rule,
+      expected: `no answer holding records of both ${describeProvenance(a.provenance)} and ${describeProvenance(b.provenance)}: a listing is one merchant's, in one mode`,
+      received: `HTTP ${answer.status} to ${answer.request} held record ${short(a.learned.record)} and record ${short(b.learned.record)}`,
+      reproduction: [answer.curl],
+    });
+  }
+  return out;
 }
 
 /** KEY-SECRET over every answer: each answer that gave a key back (on a collection's path only, when `of` names it). */

@@ -17,6 +17,7 @@ import {
   extensions,
   fullwidthForms,
   normalisation,
+  patterns,
   percentEncodings,
   truncations,
   whitespace,
@@ -155,6 +156,7 @@ export const SPELLING_CLASSES: readonly SpellingClass[] = [
       return m(`${name} ${where} (drawn)`, lead + enc(id) + trail);
     },
   },
+  { name: 'pattern characters', members: patterns },
   { name: 'dots at either end', members: dots },
   { name: 'encoded slashes', members: encodedSlashes },
   { name: 'doubled slashes', members: doubledSlashes },

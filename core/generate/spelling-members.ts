@@ -145,6 +145,23 @@ export function truncations(id: string): Member[] {
   ];
 }
 
+/**
+ * The id as a pattern, for a lookup that takes it for one (SQL LIKE's `%` and `_`, a glob's `*`, a regular
+ * expression's `.*`): every id, its prefix and anything, its last character any one. A lookup that matches the
+ * pattern lists every merchant it matches; an exact one knows no such merchant.
+ */
+export function patterns(id: string): Member[] {
+  const cs = codePoints(id);
+  const prefix = /^[A-Za-z]+_/.exec(id)?.[0] ?? cs.slice(0, Math.ceil(cs.length / 2)).join('');
+  return [
+    m('every id as a LIKE pattern (%)', enc('%')),
+    m('its prefix and a LIKE wildcard (%)', enc(`${prefix}%`)),
+    m('its prefix and a glob (*)', enc(`${prefix}*`)),
+    m('its prefix and a regular expression (.*)', enc(`${prefix}.*`)),
+    m("its last character as LIKE's any one (_)", enc(`${cs.slice(0, -1).join('')}_`)),
+  ];
+}
+
 export function extensions(id: string): Member[] {
   const last = codePoints(id).at(-1) ?? 'x';
   return [

@@ -145,4 +145,29 @@ export const SPELLING_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'merchant-id-as-pattern',
+    'MER-ISOLATION',
+    "the listing's lookup takes the merchant id for a SQL LIKE pattern (WHERE merchant_id LIKE :id): an id with % lists the payments of every merchant it matches, in the key's mode (after authentication and the permission check)",
+    {
+      access: (a, r) => {
+        const id = segmentOf(r.path);
+        if (a.merchant || !id.includes('%')) return;
+        const re = new RegExp(
+          `^${id
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replaceAll('%', '.*')
+            .replaceAll('_', '.')}$`,
+        );
+        const matched = MERCHANTS.filter((m) => re.test(m.id) && !(m.kind === 'sandbox' && a.mode === 'live'));
+        const [first] = matched;
+        if (first)
+          resolveTo(
+            a,
+            first,
+            matched.map((m) => listingKey(m.id, a.mode)),
+          );
+      },
+    },
+  ),
 ];

@@ -66,4 +66,15 @@ export const SPELLING_PROBES: Record<string, Probe> = {
     assert.equal((await call(p.faulty.url, list(LV))).body.total, 61, 'as written: the test payments only');
     assert.equal((await call(p.faulty.url, list(SB.toUpperCase()))).status, 404, 'a sandbox merchant: unknown');
   },
+  'merchant-id-as-pattern': async (p) => {
+    const { c, f } = await p.both(`${at('%25')}?limit=100`);
+    assert.deepEqual([c.status, f.status], [404, 200], 'every id as a pattern: served');
+    const merchants = new Set((f.body.data as Array<{ merchantId: string }>).map((r) => r.merchantId));
+    assert.ok(merchants.size >= 2, `records of ${merchants.size} merchant(s) in one page`);
+    const prefixed = await call(p.faulty.url, at(`${SB.slice(0, 4)}%25`));
+    assert.equal(prefixed.status, 200, 'its prefix and %: served');
+    assert.equal((await call(p.faulty.url, at('%25'), { key: null })).status, 401, 'authentication first');
+    assert.equal((await call(p.faulty.url, at('%25'), { key: KEYS.restricted })).status, 403, 'then the permission');
+    assert.equal((await call(p.faulty.url, list(SB))).body.total, 237, 'the exact id as before');
+  },
 };
