@@ -65,6 +65,16 @@ export const PATH_FAULTS: readonly Fault[] = [
     'the router matches a path with a format extension as the path (suffix pattern matching: /payments.json is /payments), the auth middleware matches the raw path: served without a key',
     (path) => (/\.json$/.test(path) ? path.slice(0, -'.json'.length) : undefined),
   ),
+  normalisingRouter(
+    'path-case-list-no-auth',
+    "a case-insensitive router behind a middleware that guards the payments list as written: the list's fixed segments in another case (/PAYMENTS/n1/merchant/…/payments) are served without a key (/merchant/status's are not)",
+    (path) => {
+      const lower = path
+        .replace(/^\/payments\/n1\/merchant\//i, '/payments/n1/merchant/')
+        .replace(/\/payments$/i, '/payments');
+      return lower !== path && lower.startsWith('/payments/n1/merchant/') ? lower : undefined;
+    },
+  ),
   fault(
     'path-encoded-id-mode-bypass',
     'MODE-LIVE-SANDBOX',

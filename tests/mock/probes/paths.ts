@@ -20,6 +20,17 @@ function rawStatus(base: string, path: string): Promise<number> {
 }
 
 export const PATH_PROBES: Record<string, Probe> = {
+  'path-case-list-no-auth': async (p) => {
+    const upper = `/PAYMENTS/n1/merchant/${SB}/payments`;
+    const { c, f } = await p.both(upper, null);
+    assert.deepEqual([c.status, f.status, f.body.total], [401, 200, 237]);
+    assert.equal((await call(p.faulty.url, list(SB), { key: null })).status, 401, 'as written: 401');
+    assert.equal(
+      (await call(p.faulty.url, '/MERCHANT/status', { key: null })).status,
+      401,
+      '/merchant/status: guarded',
+    );
+  },
   'path-trailing-slash-no-auth': async (p) => {
     const { c, f } = await p.both(`${list(SB)}/`, null);
     assert.deepEqual([c.status, f.status, f.body.total], [401, 200, 237]);
