@@ -21,7 +21,7 @@ export const CLASS_VALUES: Readonly<Record<DoorClass, readonly ValueTemplate[]>>
   identity: ['{merchant}'],
   scope: ['all', 'true'],
   mode: ['live', 'test'],
-  format: ['json'],
+  format: ['csv', 'json'],
   credentials: ['{key}'],
   debug: ['true', '1'],
 };

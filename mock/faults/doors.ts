@@ -67,6 +67,19 @@ const prefersCsv = (f: RequestFacts) => {
   return weightOf(accept, 'text/csv') > weightOf(accept, 'application/json');
 };
 
+/** A CSV export that forgets the cap where `wants` says the request asks for it: every record from its offset. */
+function csvExport(name: string, description: string, wants: (f: RequestFacts) => boolean): Fault {
+  return fault(name, 'LIM-CAP', description, {
+    slice: (slice, f) => {
+      if (wants(f.request)) slice.end = Number.MAX_SAFE_INTEGER;
+    },
+    text: (body, status, f) => (status === 200 && f.route === 'list' && wants(f) ? csvOf(body) : undefined),
+    headers: (h, f, status) => {
+      if (status === 200 && f.route === 'list' && wants(f)) h['Content-Type'] = 'text/csv; charset=utf-8';
+    },
+  });
+}
+
 /** The mode check skipped where `skipped` says (the request, its offset): the live key lists a sandbox merchant. */
 function liveOnSandboxWhen(name: string, description: string, skipped: (r: RequestFacts, offset: number) => boolean) {
   return fault(name, 'MODE-LIVE-SANDBOX', description, {
@@ -241,19 +254,15 @@ export const DOOR_FAULTS: readonly Fault[] = [
       text: (_body, status) => (status === 304 ? '' : undefined),
     },
   ),
-  fault(
+  csvExport(
     'csv-export-uncapped',
-    'LIM-CAP',
     'a CSV export behind content negotiation forgets the cap: a listing asked with Accept: text/csv (preferred to JSON) is every record of the listing from its offset, whatever the limit',
-    {
-      slice: (slice, f) => {
-        if (prefersCsv(f.request)) slice.end = Number.MAX_SAFE_INTEGER;
-      },
-      text: (body, status, f) => (status === 200 && f.route === 'list' && prefersCsv(f) ? csvOf(body) : undefined),
-      headers: (h, f, status) => {
-        if (status === 200 && f.route === 'list' && prefersCsv(f)) h['Content-Type'] = 'text/csv; charset=utf-8';
-      },
-    },
+    prefersCsv,
+  ),
+  csvExport(
+    'format-param-csv-uncapped',
+    'a CSV export behind a format query parameter forgets the cap: a listing asked with ?format=csv is every record of the listing from its offset, whatever the limit',
+    (f) => param(f.search, 'format') === 'csv',
   ),
   liveOnSandboxWhen(
     'live-on-sandbox-sorted-deep',

@@ -81,6 +81,15 @@ export const DOOR_PROBES: Record<string, Probe> = {
     const json = await call(p.faulty.url, list(SB, 'limit=5'));
     assert.equal(json.body.data.length, 5, 'JSON stays capped');
   },
+  'format-param-csv-uncapped': async (p) => {
+    const [clean, faulty] = await Promise.all(
+      [p.clean.url, p.faulty.url].map((u) => call(u, list(SB, 'limit=5&format=csv'))),
+    );
+    assert.equal(clean?.body?.data.length, 5, 'the clean mock ignores the parameter: JSON, capped');
+    assert.match(faulty?.headers.get('content-type') ?? '', /^text\/csv/);
+    assert.ok((faulty?.text ?? '').split('\n').length - 1 > 100, 'every record, past the cap');
+    assert.equal((await call(p.faulty.url, list(SB, 'limit=5'))).body.data.length, 5, 'without it: capped');
+  },
   'session-cookie-accepted': async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=1'));
     assert.equal(c.headers.get('set-cookie'), null);
