@@ -145,18 +145,22 @@ function msPerRequest(ended: readonly CheckCost[]): number | undefined {
 }
 
 /**
- * Why a rule's further check declines while a rule's first check waits and the rest of the run cannot fit the time left
- * at the pace so far (a slow or paced target): every rule judged comes before any rule judged deeper. Undefined: it may
- * start (a first check, nothing pending, the rest fits, or nothing measured yet).
+ * Why a rule's further check declines while rules' first checks wait and their share of the rest of the run cannot
+ * fit the time left at the pace so far (a slow or paced target): every rule judged comes before any rule judged deeper.
+ * The rest of the run is the depth's request bound less what was sent, spread over the checks not begun; the waiting
+ * first checks' share of it (and this check's own) must fit. Undefined: it may start (a first check, nothing waiting,
+ * the share fits, or nothing measured yet).
  */
 function shortOfTime(id: string, before: readonly string[], left: number, f: BudgetFacts): string | undefined {
   if (!f.first || f.first.has(id) || f.requestsLeft === undefined) return undefined;
   const waiting = before.filter((t) => f.first?.has(t)).length;
   const perRequest = msPerRequest(f.ended);
   if (waiting === 0 || perRequest === undefined) return undefined;
-  const rest = (Math.max(0, f.requestsLeft) * perRequest) / Math.max(1, f.workers);
+  const notBegun = Math.max(waiting + 1, f.order.filter((t) => !f.begun.has(t)).length);
+  const share = (Math.max(0, f.requestsLeft) * (waiting + 1)) / notBegun;
+  const rest = (share * perRequest) / Math.max(1, f.workers);
   if (rest <= left) return undefined;
-  return `the time budget keeps its ${describeDuration(left)} for the ${waiting} rule(s) not judged yet: the rest of the run (about ${Math.round(f.requestsLeft)} requests at ${Math.round(perRequest)} ms each so far) needs about ${describeDuration(rest)}`;
+  return `the time budget keeps its ${describeDuration(left)} for the ${waiting} rule(s) not judged yet: their share of the rest of the run (about ${Math.round(share)} of ${Math.round(f.requestsLeft)} requests, at ${Math.round(perRequest)} ms each so far) needs about ${describeDuration(rest)}`;
 }
 
 /**

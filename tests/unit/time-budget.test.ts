@@ -120,8 +120,13 @@ describe('the plan and the admission', () => {
     assert.equal(short.start, false);
     assert.match(
       short.start ? '' : short.reason,
-      /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: the rest of the run \(about 150 requests at 100 ms each so far\) needs about 15 s$/,
+      /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: their share of the rest of the run \(about 150 of 150 requests, at 100 ms each so far\) needs about 15 s$/,
     );
+    // Spread over more checks not begun, the waiting first checks' share is smaller: 150 × 2 / 4 requests, 7.5 s.
+    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1']), requestsLeft: 150 })).start, false);
+    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(), requestsLeft: 150 })).start, false);
+    const wide = facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 150 });
+    assert.deepEqual(admit('env-2', { ...wide, order: [...wide.order, 'x1', 'x2'] }), { start: true });
     // The rest fits, no first check waits, or the check is a first one: the mean-cost admission as before.
     assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 50 })), {
       start: true,
