@@ -123,7 +123,10 @@ describe('the plan and the admission', () => {
       /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: their share of the rest of the run \(about 150 of 150 requests, at 100 ms each so far\) needs about 15 s$/,
     );
     // Spread over more checks not begun, the waiting first checks' share is smaller: 150 × 2 / 4 requests, 7.5 s.
-    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1']), requestsLeft: 150 })).start, false);
+    assert.deepEqual(
+      admit('env-2', facts({ ended, first, begun: new Set(['env-1']), requestsLeft: 150 })).start,
+      false,
+    );
     assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(), requestsLeft: 150 })).start, false);
     const wide = facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 150 });
     assert.deepEqual(admit('env-2', { ...wide, order: [...wide.order, 'x1', 'x2'] }), { start: true });
