@@ -158,7 +158,16 @@ export function buildCases(
   const drawn = sample(arbitrary.requestArb(NOMINAL, [field], ['amount', '-amount']), runs, 0);
   const windows: PageRequest[] = [...edges, ...drawn, ...unknown];
   for (const w of windows) out.push(windowCase(w, known, MAX_LIMIT));
-  for (const { notation, value, pairs } of sample(arbitrary.overCapNotationArb(), Math.ceil(runs / 3), 2)) {
+  // The plain limit just over the cap first, then notations drawn from every one a number may be written in.
+  const plainOver = {
+    notation: 'plain' as const,
+    value: MAX_LIMIT + 1,
+    pairs: arbitrary.writeLimit('plain', MAX_LIMIT + 1),
+  };
+  for (const { notation, value, pairs } of [
+    plainOver,
+    ...sample(arbitrary.overCapNotationArb(), Math.ceil(runs / 3), 2),
+  ]) {
     const label = `${pairs.map(([k, v]) => `${k}=${v}`).join('&')} (${notation})`;
     out.push({ rule: 'LIM-CAP', label, needs: [], pairs, cap: notation === 'plain' ? value : 'notation' });
   }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { capNotationViolation, capViolation } from '../checks/envelope.ts';
 import { fetchPage } from '../core/client/http.ts';
-import { type OverCapLimit, overCapNotationArb } from '../core/generate/arbitraries.ts';
+import { CAP_NOTATIONS, type OverCapLimit, overCapNotationArb, writeLimit } from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
@@ -41,7 +41,7 @@ const capUnshown = (n: number, max: number) => `${n} records at most in a listin
 const written = (c: CapCase) => c.limit.pairs.map(([k, v]) => `${k}=${v}`).join('&');
 
 const plain = (value: number): OverCapLimit => ({ notation: 'plain', value, pairs: [['limit', String(value)]] });
-const as = (notation: OverCapLimit['notation'], value: number, pairs: Array<[string, string]>): OverCapLimit => ({
+const as = (notation: OverCapLimit['notation'], value: number, pairs: OverCapLimit['pairs']): OverCapLimit => ({
   notation,
   value,
   pairs,
@@ -56,26 +56,16 @@ const examplesOf = (listings: number, max: number): CapCase[] => [
   { i: 0, s: 3, offset: 0, limit: plain(1000) },
   { i: 0, s: 4, offset: undefined, limit: plain(max + 1) },
   { i: 0, s: 0, offset: 0, limit: as('exponent', 1000, [['limit', '1e3']]) },
-  { i: 0, s: 0, offset: 0, limit: as('decimal', 500, [['limit', '500.0']]) },
-  { i: 0, s: 0, offset: 0, limit: as('plus sign', 500, [['limit', '+500']]) },
-  {
-    i: 0,
-    s: 2,
-    offset: 0,
-    limit: as('small then large', 500, [
-      ['limit', '5'],
-      ['limit', '500'],
-    ]),
-  },
-  {
-    i: 0,
-    s: 0,
-    offset: 0,
-    limit: as('large then small', 500, [
-      ['limit', '500'],
-      ['limit', '5'],
-    ]),
-  },
+  // Every other notation of a number, and of a repeated parameter, once (500: more records than the cap, fewer than a
+  // listing of the bundled mock holds).
+  ...CAP_NOTATIONS.filter((n) => n !== 'plain' && n !== 'exponent').map(
+    (notation): CapCase => ({
+      i: 0,
+      s: notation === 'small then large' ? 2 : 0,
+      offset: 0,
+      limit: as(notation, 500, writeLimit(notation, 500)),
+    }),
+  ),
   ...Array.from({ length: listings - 1 }, (_, k): CapCase => ({ i: k + 1, s: 0, offset: 0, limit: plain(max + 1) })),
 ];
 

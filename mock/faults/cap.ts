@@ -66,4 +66,17 @@ export const CAP_FAULTS: readonly Fault[] = [
       oddParam: (name, raw) => (name === 'limit' && /^[+ ]\d+$/.test(raw) ? usable(raw) : undefined),
     },
   ),
+  fault(
+    'cap-lenient-parser-bypass',
+    'LIM-CAP',
+    "the validator caps a limit written as a number (digits, a sign, decimals, an exponent); the query layer reads any other spelling with a lenient parser (trimmed, NFKC, a hex prefix, digit separators, leading digits): ' 500', 0x1F4, 500abc, 5_00 or fullwidth digits serve that many records",
+    {
+      oddParam: (name, raw) => {
+        if (name !== 'limit' || /^[+-]?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw)) return undefined;
+        const t = raw.normalize('NFKC').trim().replaceAll('_', '');
+        const n = /^0x[0-9a-f]+$/i.test(t) ? Number(t) : Number.parseInt(t, 10);
+        return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+      },
+    },
+  ),
 ];

@@ -8,6 +8,16 @@ const SB = MERCHANTS.sandbox;
 const UNCAPPED = 237;
 
 export const CAP_PROBES: Record<string, Probe> = {
+  'cap-lenient-parser-bypass': async (p) => {
+    for (const limit of ['%20500', '0x1F4', '500abc', '5_00', encodeURIComponent('５００')]) {
+      const { c, f } = await p.both(list(SB, `limit=${limit}`));
+      assert.equal(c.status, 400, `the clean mock refuses limit=${limit}`);
+      assert.deepEqual([f.status, f.body.data.length], [200, UNCAPPED], `limit=${limit}: served uncapped`);
+    }
+    const { f } = await p.both(list(SB, 'limit=500'));
+    assert.equal(f.body.data.length, 100, 'digits: capped');
+    assert.equal((await call(p.faulty.url, list(SB, 'limit=500.0'))).status, 400, 'a decimal: refused as before');
+  },
   uncapped: async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=150'));
     assert.deepEqual([c.body.data.length, c.body.limit], [100, 100]);
