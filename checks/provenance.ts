@@ -288,9 +288,7 @@ export function provenanceViolations(
       // The first two listings of one record that share none across this rule's boundary: two modes (MODE-ISOLATION),
       // or one mode and two merchants (MER-ISOLATION). Each rule looks for its own pair: a record on three listings
       // may cross both boundaries.
-      const pair = seen
-        .flatMap((a, i) => seen.slice(i + 1).map((b) => [a, b] as const))
-        .find(([a, b]) => isolationCrossed(a.provenance, b.provenance) === rule);
+      const pair = pairAcross(seen, rule);
       if (!pair) continue;
       const [a, b] = pair;
       violations.push({
@@ -329,17 +327,21 @@ function mixedAnswers(
   rule: 'MER-ISOLATION' | 'MODE-ISOLATION',
   mine: (l: TracedRecord) => boolean,
 ): Violation[] {
-  const shown = new Map<WatchedAnswer, Array<{ learned: TracedRecord; provenance: Provenance }>>();
+  // Each answer's records, one per listing they were first read on (the pairs to look at are the listings').
+  const shown = new Map<WatchedAnswer, Map<string, { learned: TracedRecord; provenance: Provenance }>>();
   for (const { answer, learned } of sightingsOf(answers)) {
     const [first] = learned.seen.values();
     if (!first || !mine(learned) || first.provenance.merchant === 'account') continue;
-    shown.set(answer, [...(shown.get(answer) ?? []), { learned, provenance: first.provenance }]);
+    const listings = shown.get(answer) ?? new Map();
+    shown.set(answer, listings);
+    const key = provenanceKey(first.provenance);
+    if (!listings.has(key)) listings.set(key, { learned, provenance: first.provenance });
   }
   const out: Violation[] = [];
-  for (const [answer, records] of shown) {
-    const a = records[0];
-    const b = records.find((r) => a && isolationCrossed(a.provenance, r.provenance) === rule);
-    if (!a || !b) continue;
+  for (const [answer, listings] of shown) {
+    const pair = pairAcross([...listings.values()], rule);
+    if (!pair) continue;
+    const [a, b] = pair;
     out.push({
       rule,
       expected: `no answer holding records of both ${describeProvenance(a.provenance)} and ${describeProvenance(b.provenance)}: a listing is one merchant's, in one mode`,
@@ -348,6 +350,18 @@ function mixedAnswers(
     });
   }
   return out;
+}
+
+/** The first two of `items` whose listings `rule` keeps apart (every pair looked at), or undefined. */
+function pairAcross<T extends { provenance: Provenance }>(
+  items: readonly T[],
+  rule: EveryAnswerRule,
+): [T, T] | undefined {
+  for (const [i, a] of items.entries()) {
+    const b = items.slice(i + 1).find((x) => isolationCrossed(a.provenance, x.provenance) === rule);
+    if (b) return [a, b];
+  }
+  return undefined;
 }
 
 /** KEY-SECRET over every answer: each answer that gave a key back (on a collection's path only, when `of` names it). */

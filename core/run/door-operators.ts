@@ -107,8 +107,8 @@ export async function exploreConditionals(x: Explorer, base: DoorBase) {
   const presenter =
     cred.kind === 'none' || (cred.kind === 'key' && !cred.mutation && ['restricted', 'live'].includes(cred.slot));
   if (!presenter) return;
-  const known = base.case.endpoint === 'status' || base.case.merchant !== 'unknown';
-  const v = known ? x.validators?.get(basePath(x.t, base.case)) : undefined;
+  // Learned on the configured merchants' listings and /merchant/status: an unknown merchant's path has none (`*`).
+  const v = x.validators?.get(basePath(x.t, base.case));
   const headers = [
     { name: 'If-None-Match', value: [v?.etag ?? '*'] },
     ...(v?.lastModified ? [{ name: 'If-Modified-Since', value: [v.lastModified] }] : []),

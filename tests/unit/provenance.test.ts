@@ -152,6 +152,37 @@ describe('provenanceViolations over watched answers', () => {
     });
     assert.equal(provenanceViolations([sandboxPage, refusal], 'AUTH-MISSING').violations.length, 0, 'only its rule');
   });
+  test('one answer holding records of two listings an isolation rule keeps apart, whatever its scope', () => {
+    const page = (provenance: Provenance, id: string, merchantId: string) =>
+      answer({ learned: { provenance, records: [pay(id, { merchantId })] }, request: `GET ${id}` });
+    const pages = [
+      page(LIVE, 'pay_live_0001', 'mlv_1'),
+      page(SANDBOX, 'pay_test_0001', 'msb_1'),
+      page(OTHER, 'pay_test_0002', 'msb_2'),
+    ];
+    // A merchant id no merchant owns (`%`): an unknown merchant, so no record crosses its scope; the answer holds a
+    // live record first, then two sandbox merchants' (the pair is not the first record's).
+    const pattern = answer({
+      request: 'GET /payments/n1/merchant/%25/payments (Authorization: Bearer $API_LIVE_KEY)',
+      scope: scope({ presenter: 'live', mode: 'live', merchant: 'unknown' }),
+      objects: [
+        { where: 'body', value: pay('pay_live_0001', { merchantId: 'mlv_1' }) },
+        { where: 'body', value: pay('pay_test_0001', { merchantId: 'msb_1' }) },
+        { where: 'body', value: pay('pay_test_0002', { merchantId: 'msb_2' }) },
+      ],
+    });
+    const mer = provenanceViolations([...pages, pattern], 'MER-ISOLATION').violations;
+    assert.equal(mer.length, 1);
+    assert.match(
+      mer[0]?.expected ?? '',
+      /test-mode listing of the sandbox merchant and the test-mode listing of the other sandbox/,
+    );
+    // The live key shown two test records (its scope's crossings), and the answer holding two modes' records.
+    const mode = provenanceViolations([...pages, pattern], 'MODE-ISOLATION').violations;
+    assert.equal(mode.filter((v) => v.expected.startsWith('no answer holding records of both')).length, 1);
+    const one = answer({ ...pattern, objects: pattern.objects?.slice(1, 2) });
+    assert.equal(provenanceViolations([...pages, one], 'MER-ISOLATION').violations.length, 0, 'one listing: none');
+  });
   test('a record a request may see is no violation, in a refusal too', () => {
     const own = answer({ status: 400, objects: [{ where: 'body', value: pay('pay_test_0001') }] });
     for (const rule of ['MODE-ISOLATION', 'MER-ISOLATION', 'AUTH-FORBIDDEN'] as const) {
