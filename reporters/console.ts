@@ -122,8 +122,15 @@ export default class ConsoleReporter extends playwrightListReporter() {
       if (EVERY_ANSWER_SPEC.test(specFile(test))) continue;
       this.others.add(test.id);
       if (!DOORS_SPEC.test(specFile(test))) this.beforeDoors.add(test.id);
-      const level = RULES.find((r) => r.id === rule)?.level ?? 'MUST';
-      planned.push({ id: test.id, rule, level, project: test.parent.project()?.name ?? '' });
+      const known = RULES.find((r) => r.id === rule);
+      const judgedLast = !!known && 'wholeOverEveryAnswer' in known;
+      planned.push({
+        id: test.id,
+        rule,
+        level: known?.level ?? 'MUST',
+        project: test.parent.project()?.name ?? '',
+        ...(judgedLast ? { judgedLast } : {}),
+      });
     }
     this.plan?.(planned);
     this.endOthers();

@@ -339,15 +339,23 @@ function distinct(cases: readonly AccessCase[], keyOf: (c: AccessCase) => string
  * credential as its examples write it (a mutation by its name, whichever key it tampers with), once with GET.
  */
 function quickCover(t: Target, space: Space, c: Collection, base: readonly AccessCase[], filter?: FieldFilter) {
-  const items = distinct(
+  const written = distinct(
     base.filter((x) => x.method === undefined),
     onceKey,
   );
+  // On a merchant that does not exist (AUTH-FIRST, ADV-UNKNOWN-MERCHANT) what quick asks is the order of the checks
+  // (the key's before the merchant's): each credential class once. How the header is written and how a key is tampered
+  // with are judged on the known merchants by the rules of the key (AUTH-INVALID, AUTH-REVOKED, AUTH-FORBIDDEN).
+  const unknownOnly = space.merchants.every((m) => m === 'unknown');
+  const classes = new Set(firstOfEachClass(written.map((x) => x.credential)));
+  const items = unknownOnly ? written.filter((x) => classes.has(x.credential) && sameSpelling(x.spelling)) : written;
   const features = queryFeatures(t.defaultLimit, c, filter ? { filter } : {});
   const max = c.maxLimit ?? MAX_LIMIT;
   const rows = coverAtOnce(items, space.endpoints, space.merchants, features, { limit: max + 1 });
   return rows.map((r) => inForm({ ...r.item, endpoint: r.endpoint, merchant: r.merchant, query: r.query }, r.form));
 }
+
+const sameSpelling = (s: HeaderSpelling) => JSON.stringify(s) === JSON.stringify(CANONICAL);
 
 /** The quick cover in words, for the check's notes. */
 const coverSummary = (cases: readonly AccessCase[]) =>

@@ -33,18 +33,21 @@ export interface PlannedCheck {
   id: string;
   rule: string;
   level: 'MUST' | 'ADVISORY';
+  /** Its rule is judged whole over every answer of the run (Rule.wholeOverEveryAnswer): none of its checks is a first. */
+  judgedLast?: boolean;
 }
 
 /**
  * The checks from the most to the least telling: every rule's first check (in the order the run declares them), MUST
  * rules before advisory ones, then every rule's second check, and so on. A rule judged by one check is judged; its
- * further checks deepen the verdict.
+ * further checks deepen the verdict. A rule judged whole over every answer of the run (`judgedLast`) has that check
+ * for its first (it runs last, outside the plan): its own checks rank as second ones.
  */
 export function planOrder(checks: readonly PlannedCheck[]): string[] {
   const seen = new Map<string, number>();
   const ranked = checks.map((c, i) => {
-    const nth = seen.get(c.rule) ?? 0;
-    seen.set(c.rule, nth + 1);
+    const nth = (seen.get(c.rule) ?? 0) + (c.judgedLast ? 1 : 0);
+    seen.set(c.rule, (seen.get(c.rule) ?? 0) + 1);
     return { id: c.id, nth, advisory: c.level === 'MUST' ? 0 : 1, i };
   });
   ranked.sort((a, b) => a.nth - b.nth || a.advisory - b.advisory || a.i - b.i);
@@ -75,6 +78,8 @@ export interface BudgetFacts {
    * coverage of a rule comes first). Absent: every check weighs the mean.
    */
   first?: ReadonlySet<string>;
+  /** The checks of advisory rules: their first checks wait for the MUST rules' when the run is short of time. */
+  advisory?: ReadonlySet<string>;
   /** Checks running at once (the workers). */
   workers: number;
   /**
@@ -98,7 +103,7 @@ export function firstOfRule(checks: readonly PlannedCheck[]): Set<string> {
   const rules = new Set<string>();
   const first = new Set<string>();
   for (const c of checks) {
-    if (rules.has(c.rule)) continue;
+    if (rules.has(c.rule) || c.judgedLast) continue;
     rules.add(c.rule);
     first.add(c.id);
   }
@@ -145,34 +150,83 @@ function msPerRequest(ended: readonly CheckCost[]): number | undefined {
 }
 
 /**
- * Why a rule's further check declines while rules' first checks wait and their share of the rest of the run cannot
- * fit the time left at the pace so far (a slow or paced target): every rule judged comes before any rule judged deeper.
- * The rest of the run is the depth's request bound less what was sent, spread over the checks not begun; the waiting
- * first checks' share of it (and this check's own) must fit. Undefined: it may start (a first check, nothing waiting,
- * the share fits, or nothing measured yet).
+ * Why a check gives way to rules not judged yet at the pace so far (a slow or paced target): a rule's further check
+ * while rules' first checks wait and they and it cannot fit the time left (every rule judged before any rule judged
+ * deeper); an advisory rule's first check while the MUST rules' waiting first checks and its own cannot. A waiting
+ * first check weighs what a first check sent so far, or twice its share of the rest of the run (the depth's request
+ * bound less what was sent, over the checks not begun), whichever is more. Undefined: it may start (a MUST rule's first
+ * check, nothing waiting, it fits, or nothing measured yet).
  */
 function shortOfTime(id: string, before: readonly string[], left: number, f: BudgetFacts): string | undefined {
-  if (!f.first || f.first.has(id) || f.requestsLeft === undefined) return undefined;
-  const waiting = before.filter((t) => f.first?.has(t)).length;
+  const first = f.first;
+  if (!first || f.requestsLeft === undefined) return undefined;
+  // What waits: the rules' first checks before a further one; before an advisory rule's first, the MUST rules' firsts.
+  const advisory = f.advisory ?? new Set<string>();
   const perRequest = msPerRequest(f.ended);
-  if (waiting === 0 || perRequest === undefined) return undefined;
+  if (perRequest === undefined) return undefined;
+  const wall = (requests: number) => (requests * perRequest) / Math.max(1, f.workers);
+  if (first.has(id)) {
+    // An advisory rule's first check: the MUST rules' first checks waiting, at what a first check sent so far, and
+    // its own must fit.
+    const must = advisory.has(id) ? before.filter((t) => first.has(t) && !advisory.has(t)).length : 0;
+    const perFirst = meanRequests(f.ended.filter((c) => first.has(c.id)));
+    if (must === 0 || perFirst === undefined) return undefined;
+    const needed = wall((must + 1) * perFirst);
+    if (needed <= left) return undefined;
+    return `the time budget keeps its ${describeDuration(left)} for the ${must} MUST rule(s) not judged yet: their first checks and this one (about ${Math.round((must + 1) * perFirst)} requests at ${Math.round(perRequest)} ms each so far) need about ${describeDuration(needed)}`;
+  }
+  const waiting = before.filter((t) => first.has(t)).length;
+  if (waiting === 0) return undefined;
+  // A waiting first check: what a first check sent so far, or its share of the rest of the run (the depth's request
+  // bound less what was sent, over the checks not begun), whichever is more; this check: what a check sent so far.
   const notBegun = Math.max(waiting + 1, f.order.filter((t) => !f.begun.has(t)).length);
-  const share = (Math.max(0, f.requestsLeft) * (waiting + 1)) / notBegun;
-  const rest = (share * perRequest) / Math.max(1, f.workers);
-  if (rest <= left) return undefined;
-  return `the time budget keeps its ${describeDuration(left)} for the ${waiting} rule(s) not judged yet: their share of the rest of the run (about ${Math.round(share)} of ${Math.round(f.requestsLeft)} requests, at ${Math.round(perRequest)} ms each so far) needs about ${describeDuration(rest)}`;
+  const perWaiting = Math.max(
+    meanRequests(f.ended.filter((c) => first.has(c.id))) ?? 0,
+    (FIRST_WEIGHT * Math.max(0, f.requestsLeft)) / notBegun,
+  );
+  const requests = waiting * perWaiting + (meanRequests(f.ended) ?? 0);
+  const needed = wall(requests);
+  if (needed <= left) return undefined;
+  return `the time budget keeps its ${describeDuration(left)} for the ${waiting} rule(s) not judged yet: their first checks and this one (about ${Math.round(requests)} requests, at ${Math.round(perRequest)} ms each so far) need about ${describeDuration(needed)}`;
+}
+
+/**
+ * What a rule's first check not begun weighs against its share of the rest of the run: a first check holds its
+ * rule's coverage, the heaviest of its checks (the access matrix's, the coverage phases'), and the cheap ones end
+ * first, so the firsts measured early say little about those still waiting.
+ */
+const FIRST_WEIGHT = 2;
+
+/** The mean requests of these checks, or undefined when none ended. */
+function meanRequests(ended: readonly CheckCost[]): number | undefined {
+  return ended.length ? ended.reduce((n, c) => n + c.requests, 0) / ended.length : undefined;
 }
 
 /**
  * The budget's end for the checks of every answer and the reports: 5 s of it, or a twentieth of a long one (never more
- * than a quarter). The other checks stop that much earlier.
+ * than a quarter); once a pace is measured (`msPerRequest`: the wall time of one request of the run so far), what
+ * those checks ask at that pace (LAST_REQUESTS) and a second to judge, at least 2 s. The other checks stop that much
+ * earlier.
  */
 const RESERVE_MS = 5000;
+const MIN_RESERVE_MS = 2000;
+/** About what the checks of every answer ask on the default configuration: every listing, each filter value of it. */
+const LAST_REQUESTS = 25;
 
 /** When a check's client stops: the run's end for the checks judged last (`last`), earlier for the others. */
-export function deadlineOf(startedAt: number, maxTimeMs: number, last: boolean): number {
+export function deadlineOf(startedAt: number, maxTimeMs: number, last: boolean, msPerRequest?: number): number {
   if (last) return startedAt + maxTimeMs;
-  return startedAt + maxTimeMs - Math.min(maxTimeMs / 4, Math.max(RESERVE_MS, maxTimeMs / 20));
+  const reserve =
+    msPerRequest === undefined
+      ? Math.max(RESERVE_MS, maxTimeMs / 20)
+      : Math.max(MIN_RESERVE_MS, LAST_REQUESTS * msPerRequest + 1000);
+  return startedAt + maxTimeMs - Math.min(maxTimeMs / 4, reserve);
+}
+
+/** The wall time of one request of the run so far (ms): the checks' time per request, over the workers sharing it. */
+export function wallPerRequest(ended: readonly CheckCost[], workers: number): number | undefined {
+  const ms = msPerRequest(ended);
+  return ms === undefined ? undefined : ms / Math.max(1, workers);
 }
 
 /** What the depth plan weighs, once the preflight has seen the target. */

@@ -19,10 +19,11 @@ import {
   type PlannedCheck,
   plannedDepth,
   planOrder,
+  wallPerRequest,
 } from '../model/time-budget.ts';
 
 type LogLine =
-  | { plan: Array<{ id: string; project: string; first?: true }> }
+  | { plan: Array<{ id: string; project: string; first?: true; advisory?: true }> }
   | { begin: string; declined?: true }
   | { end: string; requests: number; ms: number };
 
@@ -33,6 +34,7 @@ export function writePlan(file: string, checks: ReadonlyArray<PlannedCheck & { p
   const project = new Map(checks.map((c) => [c.id, c.project]));
   // A rule's first check in each project (a project is a collection: its rules are judged apart).
   const first = new Set<string>();
+  const advisory = new Set(checks.filter((c) => c.level === 'ADVISORY').map((c) => c.id));
   for (const name of new Set(project.values())) {
     for (const id of firstOfRule(checks.filter((c) => c.project === name))) first.add(id);
   }
@@ -41,6 +43,7 @@ export function writePlan(file: string, checks: ReadonlyArray<PlannedCheck & { p
       id,
       project: project.get(id) as string,
       ...(first.has(id) ? { first: true as const } : {}),
+      ...(advisory.has(id) ? { advisory: true as const } : {}),
     })),
   });
 }
@@ -53,7 +56,7 @@ function readLog(file: string) {
   } catch {
     // no plan yet (a run without a console reporter): every check only has to fit by itself
   }
-  const plan: Array<{ id: string; project: string; first?: true }> = [];
+  const plan: Array<{ id: string; project: string; first?: true; advisory?: true }> = [];
   const begun = new Set<string>();
   const ended: CheckCost[] = [];
   for (const raw of text.split('\n')) {
@@ -93,7 +96,8 @@ export function checkBudget(
   const maxTimeMs = run?.settings.maxTimeMs ?? 0;
   if (!run || maxTimeMs <= 0) return undefined;
   const file = run.files.checks;
-  const deadline = deadlineOf(run.startedAt, maxTimeMs, opts.last);
+  // The end of the checks of every answer keeps what they ask at the pace the run measured so far.
+  const deadline = deadlineOf(run.startedAt, maxTimeMs, opts.last, wallPerRequest(readLog(file).ended, opts.workers));
   return {
     deadline,
     admit() {
@@ -101,6 +105,7 @@ export function checkBudget(
       const mine = log.plan.filter((p) => p.project === opts.project);
       const order = mine.map((p) => p.id);
       const first = new Set(mine.filter((p) => p.first).map((p) => p.id));
+      const advisory = new Set(mine.filter((p) => p.advisory).map((p) => p.id));
       // The checks judged last read what every answer showed, with few requests of their own: each starts while
       // time is left, and the client stops it at the run's end.
       const ended = opts.last ? [] : log.ended.filter((c) => order.length === 0 || order.includes(c.id));
@@ -116,6 +121,7 @@ export function checkBudget(
         ended,
         workers: opts.workers,
         first,
+        advisory,
         ...(requestsLeft === undefined ? {} : { requestsLeft }),
       };
       const admission = admit(id, facts);

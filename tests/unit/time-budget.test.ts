@@ -21,8 +21,10 @@ import {
   deadlineOf,
   describeDuration,
   expectedRps,
+  firstOfRule,
   parseDuration,
   planOrder,
+  wallPerRequest,
 } from '../../core/model/time-budget.ts';
 import { RuleViolation } from '../../core/model/verdict.ts';
 import { ConfigError, resolveTarget } from '../../core/run/config.ts';
@@ -82,6 +84,12 @@ describe('the plan and the admission', () => {
     assert.deepEqual(planOrder(checks), ['env-1', 'pag-1', 'adv-1', 'env-2']);
   });
 
+  test('a rule judged whole over every answer of the run has no first check of its own: its checks rank second', () => {
+    const key = { id: 'key-1', rule: 'KEY-SECRET', level: 'MUST' as const, judgedLast: true };
+    assert.deepEqual(planOrder([key, ...checks]), ['env-1', 'pag-1', 'adv-1', 'key-1', 'env-2']);
+    assert.deepEqual([...firstOfRule([key, ...checks])], ['env-1', 'adv-1', 'pag-1']);
+  });
+
   const facts = (over: Partial<BudgetFacts>): BudgetFacts => ({
     now: 0,
     deadline: 10_000,
@@ -112,35 +120,46 @@ describe('the plan and the admission', () => {
     assert.deepEqual(admit('env-1', facts({ ended })), { start: true }, 'the most telling check fits by itself');
   });
 
-  test("short of time (the rest of the run cannot fit): a rule's further check declines while a first one waits", () => {
+  test("short of time: a rule's further check declines while first checks wait and they and it cannot fit", () => {
     const first = new Set(['env-1', 'pag-1', 'adv-1']);
-    // 100 ms a request so far; 10 s left.
+    // 100 ms a request so far; 10 s left; a check sent 10 requests.
     const ended = [{ id: 'x', requests: 10, ms: 1000 }];
-    const short = admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 150 }));
+    // pag-1 waits: twice its share of the 100 requests left over the 2 checks not begun (100), and env-2's 10: 11 s.
+    const short = admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 100 }));
     assert.equal(short.start, false);
     assert.match(
       short.start ? '' : short.reason,
-      /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: their share of the rest of the run \(about 150 of 150 requests, at 100 ms each so far\) needs about 15 s$/,
+      /^the time budget keeps its 10 s for the 1 rule\(s\) not judged yet: their first checks and this one \(about 110 requests, at 100 ms each so far\) need about 11 s$/,
     );
-    // Spread over more checks not begun, the waiting first checks' share is smaller: 150 × 2 / 4 requests, 7.5 s.
-    assert.deepEqual(
-      admit('env-2', facts({ ended, first, begun: new Set(['env-1']), requestsLeft: 150 })).start,
-      false,
-    );
-    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(), requestsLeft: 150 })).start, false);
-    const wide = facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 150 });
+    // Spread over more checks not begun, a waiting first check's share is smaller: 2 × 100 / 4 + 10 requests, 6 s.
+    const wide = facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 100 });
     assert.deepEqual(admit('env-2', { ...wide, order: [...wide.order, 'x1', 'x2'] }), { start: true });
-    // The rest fits, no first check waits, or the check is a first one: the mean-cost admission as before.
-    assert.deepEqual(admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'adv-1']), requestsLeft: 50 })), {
-      start: true,
-    });
+    // What a first check sent so far weighs more when it is more: 2 waiting × 30 + 20 requests, 8 s of the 7 s left.
+    const firsts = [
+      { id: 'env-1', requests: 30, ms: 3000 },
+      { id: 'y', requests: 10, ms: 1000 },
+    ];
+    const late = facts({ ended: firsts, first, begun: new Set(['env-1']), requestsLeft: 20, now: 3000 });
+    assert.equal(admit('env-2', late).start, false);
+    // Nothing waits, or the check is a MUST rule's first one: the mean-cost admission as before.
     assert.deepEqual(
       admit('env-2', facts({ ended, first, begun: new Set(['env-1', 'pag-1', 'adv-1']), requestsLeft: 500 })),
-      {
-        start: true,
-      },
+      { start: true },
     );
     assert.deepEqual(admit('pag-1', facts({ ended, first, requestsLeft: 500 })), { start: true });
+    // An advisory rule's first check gives way while the MUST rules' waiting first checks and its own, at what a
+    // first check sent so far (10 requests at 100 ms), cannot fit: 2 × 1 s.
+    const advisory = new Set(['adv-1']);
+    const firstEnded = [{ id: 'env-1', requests: 10, ms: 1000 }];
+    const short2 = (now: number, begun: string[]) =>
+      admit('adv-1', facts({ ended: firstEnded, first, advisory, begun: new Set(begun), requestsLeft: 150, now }));
+    const adv = short2(8500, ['env-1']);
+    assert.match(
+      adv.start ? '' : adv.reason,
+      /^the time budget keeps its 1\.5 s for the 1 MUST rule\(s\) not judged yet: their first checks and this one \(about 20 requests at 100 ms each so far\) need about 2\.0 s$/,
+    );
+    assert.deepEqual(short2(7500, ['env-1']), { start: true }, '2.5 s left: both fit');
+    assert.deepEqual(short2(8500, ['env-1', 'pag-1']), { start: true }, 'no MUST rule waits');
   });
 
   test("a rule's first check not begun weighs the mean of the first checks that ended, when above the mean", () => {
@@ -161,6 +180,16 @@ describe('the plan and the admission', () => {
     assert.equal(deadlineOf(1000, 60_000, false), 56_000);
     assert.equal(deadlineOf(0, 600_000, false), 570_000);
     assert.equal(deadlineOf(0, 8000, false), 6000, 'never more than a quarter of a short budget');
+  });
+
+  test('once a pace is measured, the others stop what the checks of every answer ask at it earlier (2 s at least)', () => {
+    // 25 requests at 100 ms and a second to judge: 3.5 s.
+    assert.equal(deadlineOf(0, 30_000, false, 100), 26_500);
+    assert.equal(deadlineOf(0, 30_000, false, 10), 28_000, 'a fast target: 2 s');
+    assert.equal(deadlineOf(0, 30_000, false, 1000), 22_500, 'a slow one: never more than a quarter');
+    assert.equal(deadlineOf(0, 30_000, true, 1000), 30_000);
+    assert.equal(wallPerRequest([{ id: 'a', requests: 10, ms: 2000 }], 2), 100);
+    assert.equal(wallPerRequest([], 2), undefined);
   });
 });
 
