@@ -3,50 +3,23 @@
  * variant combinations (the proof's named sets and combinations drawn from its legal space): the calibration finds the
  * combination (every case alike; where it chose another value, no case can tell the two apart), A receives no more
  * requests than one fidelity run and none when calibrated again, the calibration file holds no key, record id or
- * merchant id of A, the mock loads it, --check exits 1 naming the cases once A has moved, and a declared collection is
- * calibrated too.
+ * merchant id of A, the mock loads it, and --check exits 1 naming the cases once A has moved (a declared collection:
+ * ./calibrate-collection.test.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CalibrationRecord } from '../../fidelity/calibration-file.ts';
 import { main } from '../../fidelity/main.ts';
 import { casesOf } from '../../fidelity/measure.ts';
 import { mockCollections, runMock, servedAs } from '../../fidelity/mock-runs.ts';
-import { type RunningMock, readCalibration, type Shapes, startMock, VARIANT_DEFAULTS } from '../../mock/index.ts';
+import { type RunningMock, type Shapes, startMock, VARIANT_DEFAULTS } from '../../mock/index.ts';
 import { drawLegalSpace, variantArgs } from '../proof/legal-space.ts';
 import { VARIANT_SETS } from '../proof/variant-sets.ts';
+import { calibrationBench } from '../support/calibration.ts';
 import { KEY_SHAPE, scanPaths } from '../support/scan.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'calibrate-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-const quiet = () => {
-  const out: string[] = [];
-  return { out, io: { out: (l: string) => out.push(l), err: (l: string) => out.push(l) } };
-};
-
-/** A started with `variants` (and shapes of its own), its env file, and how many requests it received. */
-async function reference(name: string, variants: string[], shapes?: Shapes) {
-  let requests = 0;
-  const mock = await startMock({ port: 0, variants, shapes, onRequest: () => void requests++ });
-  const file = join(dir, `${name}.env`);
-  writeFileSync(
-    file,
-    `${Object.entries(mock.env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('\n')}\n`,
-  );
-  return { mock, file, requests: () => requests };
-}
-
-async function calibrate(file: string, reports: string, ...more: string[]) {
-  const { out, io } = quiet();
-  const code = await main(['--calibrate', file, '--reports', reports, ...more], io);
-  const record = readCalibration(join(reports, 'calibration.json')) as CalibrationRecord;
-  return { code, out: out.join('\n'), record };
-}
+const { dir, reference, calibrate, quiet } = calibrationBench('calibrate-test-');
 
 const COMBINATIONS: Array<[string, string[]]> = [
   ...Object.entries(VARIANT_SETS),
@@ -182,29 +155,6 @@ describe('fidelity --calibrate: what A receives, what is written', () => {
       assert.match(text, /c\d+ LIM-CAP .*status: 2xx → 4xx/);
     } finally {
       await moved.mock.stop();
-    }
-  });
-});
-
-describe('fidelity --calibrate: a declared collection', () => {
-  test("the refunds of A (a collections file) calibrate the mock's example collection too", async () => {
-    const a = await reference('refunds', ['unknown-status=reject', 'ties=reverse', 'over-limit=reject']);
-    try {
-      const reports = join(dir, 'refunds');
-      const { code, out, record } = await calibrate(a.file, reports, '--collections', 'examples/collections.json');
-      assert.equal(code, 0, out);
-      const refunds = casesOf(record.measured).filter((c) => c.collection === 'refunds');
-      assert.ok(refunds.length > 20, `${refunds.length} refunds cases`);
-      const missed = refunds.filter((c) => !record.reference[c.id] && !c.needs.includes('API_OLD_KEY'));
-      assert.deepEqual(
-        missed.map((c) => c.label),
-        [],
-        'every refunds case compared (but those of a rotated key)',
-      );
-      assert.match(record.alike.after, /^fidelity: (\d+)\/\1 cases answered alike/);
-      assert.deepEqual(record.variants, { 'unknown-status': 'reject', 'over-limit': 'reject', ties: 'reverse' });
-    } finally {
-      await a.mock.stop();
     }
   });
 });
