@@ -228,7 +228,7 @@ await stage('secrets', async () => {
 });
 
 await stage('network', async () =>
-  scenarios(await runNetwork(), 'proxy + TLS, an untrusted certificate, run-wide pacing'),
+  scenarios(await runNetwork(), 'proxy + TLS, an untrusted certificate, run-wide pacing, bursts on a paced target'),
 );
 
 await stage('changing-data', async () => {

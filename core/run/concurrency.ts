@@ -122,9 +122,15 @@ const onWireTogether = (a: Exchange, b: Exchange) =>
 /** Sends one burst: every lane started in order, a moment apart, all in flight together; the answers in that order. */
 async function burst(ctx: CheckContext, order: readonly Lane[]): Promise<Sent[]> {
   const pending: Array<Promise<Exchange>> = [];
-  for (const l of order) {
-    pending.push(sendCase(ctx.api, ctx.target, l.c));
-    await new Promise((resolve) => setTimeout(resolve, STAGGER_MS));
+  // Reserved together: on a paced target (a sandbox's rate limit) the lanes still start a moment apart, not a slot.
+  const ticket = ctx.api.together(order.length, STAGGER_MS);
+  try {
+    for (const l of order) {
+      pending.push(sendCase(ctx.api, ctx.target, l.c));
+      await new Promise((resolve) => setTimeout(resolve, STAGGER_MS));
+    }
+  } finally {
+    ticket.end();
   }
   // A request that failed on the wire or stayed throttled in a burst (a server that sheds load) is left out; the run's
   // own limits (its request or time budget, a target gone) end the check as they end any.

@@ -3,11 +3,11 @@
  *   - through a real HTTP proxy (HTTPS_PROXY) with the mock's test CA trusted (NODE_EXTRA_CA_CERTS): it passes,
  *     the proxy carried its requests, and nothing it wrote holds a key;
  *   - without that CA: it stops with one message that names NODE_EXTRA_CA_CERTS, and no key;
- * and against the plain mock with API_MAX_RPS=20 and two workers: measured at the mock, no 1-second window holds
+ * against the plain mock with API_MAX_RPS=20 and two workers: measured at the mock, no 1-second window holds
  * more than 21 requests (the README's promise: the rate, and one more for where a window starts), and the budget
- * API_MAX_REQUESTS is never exceeded.
+ * API_MAX_REQUESTS is never exceeded; and bursts against a mock paced at 10 requests a second (pacedBursts).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
@@ -107,10 +107,50 @@ async function pacing(): Promise<NetworkResult> {
 }
 
 /**
+ * Two checks of requests in flight together (specs/concurrent.spec.ts), by their titles: a page's echo, and the
+ * restricted key's refusal while other keys' requests are in flight (the rest of that file works the same way).
+ */
+const IN_FLIGHT = 'PAG-ECHO each page in flight|AUTH-FORBIDDEN .* while other';
+
+/**
+ * Bursts on a paced target (a sandbox that allows 10 requests a second, 40 ms away): the requests of a burst are
+ * reserved together (ledger.ts, reserveTogether), so they are in flight at once there too — the checks of requests in
+ * flight together are judged (not "not exercised": the pace no longer spaces them), no request gets a 429 — and a
+ * principal kept in state that concurrent requests share is caught by its rule (AUTH-FORBIDDEN), exit 1. Before, the
+ * pace spaced a burst's requests one slot apart and every one of these checks read "not exercised" there.
+ */
+async function pacedBursts(): Promise<NetworkResult> {
+  const problems: string[] = [];
+  const details: string[] = [];
+  for (const faults of [[], ['principal-in-shared-state']]) {
+    const mock = await startMock({ rateLimit: 10, latencyMs: 40, faults });
+    const scenario = `paced-bursts${faults.length ? '-fault' : ''}`;
+    try {
+      const r = await run(scenario, mock, {}, IN_FLIGHT);
+      const log = `reports/network/${scenario}/requests.ndjson`;
+      const throttled = existsSync(log) ? readFileSync(log, 'utf8').split('"status":429,').length - 1 : 0;
+      if (throttled > 0) problems.push(`${throttled} answer(s) 429 to the bursts: the pace's limit was exceeded`);
+      const unexercised = /not exercised: ([A-Z-]+)/.exec(r.output)?.[1];
+      if (faults.length === 0) {
+        if (r.child.status !== 0) problems.push(`exit ${r.child.status} against the paced mock (expected 0)`);
+        if (unexercised) problems.push(`${unexercised} not exercised on the paced mock: the bursts did not overlap`);
+      } else if (r.child.status !== 1 || !/AUTH-FORBIDDEN \(MUST\) failed/.test(r.output)) {
+        problems.push(`exit ${r.child.status} with ${faults[0]} (expected 1, AUTH-FORBIDDEN failing)`);
+      }
+      if (r.leaks.length > 0) problems.push(`key leaks: ${r.leaks.slice(0, 3).join(', ')}`);
+      details.push(`${faults[0] ?? 'no fault'}: exit ${r.child.status}`);
+    } finally {
+      await mock.stop();
+    }
+  }
+  return { scenario: 'paced-bursts', problems, detail: `${details.join('; ')}, no 429` };
+}
+
+/**
  * The proxy and the certificate side by side (each its own mock, proxy and reports folder), then the pacing alone: its
  * mock times each arrival in this process, whose event loop the other mocks would make late and bunch.
  */
 export async function runNetwork(): Promise<NetworkResult[]> {
   const [proxy, certificate] = await Promise.all([throughProxy(), untrustedCertificate()]);
-  return [proxy, certificate, await pacing()];
+  return [proxy, certificate, await pacing(), await pacedBursts()];
 }

@@ -43,6 +43,45 @@ describe('the ledger in memory', () => {
   });
 });
 
+describe('requests reserved together (a burst in flight at once)', () => {
+  // Every start the run makes: the burst's requests at its start, the others at their slots.
+  const starts = (ledger: ReturnType<typeof openLedger>, k: number, rps: number) => {
+    const before = Array.from({ length: 25 }, () => ledger.reserve(1000, rps) as number);
+    const together = ledger.reserveTogether(1000, rps, k);
+    const after = Array.from({ length: 25 }, () => ledger.reserve(1000, rps) as number);
+    assert.ok(together);
+    return { together, all: [...before, ...Array(together.count).fill(together.at), ...after] };
+  };
+
+  test('paced: at once, and no second of the run holds more than the pace allows, before, at or after them', () => {
+    const { together, all } = starts(openLedger(), 6, 10);
+    assert.equal(together.count, 6);
+    assert.equal(busiestWindow(all, 1000), 10);
+    // In the ledger the workers share (a file): the same.
+    const file = join(dir, 'together');
+    resetLedger(file);
+    const shared = starts(openLedger(file), 6, 10);
+    assert.equal(shared.together.count, 6);
+    assert.equal(busiestWindow(shared.all, 1000), 10);
+    assert.equal(openLedger(file).sent(), 56);
+  });
+
+  test('paced: never more at once than one second of the pace holds (the rest reserve as any other)', () => {
+    const { together, all } = starts(openLedger(), 11, 10);
+    assert.equal(together.count, 9);
+    assert.ok(busiestWindow(all, 1000) <= 10);
+  });
+
+  test('within the budget: what it holds, or nothing', () => {
+    const ledger = openLedger();
+    ledger.reserve(5, 0);
+    ledger.reserve(5, 0);
+    assert.equal(ledger.reserveTogether(5, 0, 6)?.count, 3);
+    assert.equal(ledger.reserveTogether(5, 0, 6), undefined);
+    assert.equal(ledger.sent(), 5);
+  });
+});
+
 describe('the ledger shared by processes (Playwright workers)', () => {
   test('three processes asking 40 each with a budget of 100 get exactly 100 between them', async () => {
     const file = join(dir, 'budget');
