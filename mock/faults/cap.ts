@@ -79,4 +79,18 @@ export const CAP_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'cap-bracket-bypass',
+    'LIM-CAP',
+    "the validator caps a limit that is a string; the query-string parser makes limit[]=500 (or limit[0]=500) an array, which the validator skips, and the query layer's Number(['500']) is 500: that many records",
+    {
+      query: (query, search) => {
+        const params = new URLSearchParams(search);
+        if (params.has('limit')) return;
+        const name = [...params.keys()].find((k) => /^limit\[\d*\]$/.test(k));
+        const n = name === undefined ? Number.NaN : Number(params.get(name));
+        if (Number.isSafeInteger(n) && n >= 1) Object.assign(query, { limit: n, limitGiven: true });
+      },
+    },
+  ),
 ];

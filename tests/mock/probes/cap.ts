@@ -18,6 +18,18 @@ export const CAP_PROBES: Record<string, Probe> = {
     assert.equal(f.body.data.length, 100, 'digits: capped');
     assert.equal((await call(p.faulty.url, list(SB, 'limit=500.0'))).status, 400, 'a decimal: refused as before');
   },
+  'cap-bracket-bypass': async (p) => {
+    for (const name of ['limit%5B%5D', 'limit%5B0%5D']) {
+      const { c, f } = await p.both(list(SB, `${name}=500`));
+      assert.deepEqual([c.status, c.body.data.length], [200, 10], `the clean mock ignores ${name}: the default limit`);
+      assert.deepEqual(
+        [f.status, f.body.data.length, f.body.limit],
+        [200, UNCAPPED, 500],
+        `${name}=500: served uncapped`,
+      );
+    }
+    assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a plain limit: capped');
+  },
   uncapped: async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=150'));
     assert.deepEqual([c.body.data.length, c.body.limit], [100, 100]);
