@@ -67,9 +67,22 @@ export function drawsAt(depth: Pick<DepthProfile, 'drawFactor'>, standard: numbe
   return Math.max(1, Math.round(standard * depth.drawFactor));
 }
 
-/** The deterministic examples a property tries at a depth: every one, or the first `depth.examples`. */
-export function examplesAt<T>(depth: Pick<DepthProfile, 'examples'>, examples: readonly T[]): T[] {
-  return depth.examples === 'all' ? [...examples] : examples.slice(0, depth.examples);
+/**
+ * The deterministic examples a property tries at a depth: every one, or the first `depth.examples` — and, where the
+ * examples meet several places (`placeOf`: a listing of the run, each the code path of a mode or a merchant), the first
+ * example of each place the first ones miss, so that a trimmed phase still meets every place once.
+ */
+export function examplesAt<T>(
+  depth: Pick<DepthProfile, 'examples'>,
+  examples: readonly T[],
+  placeOf?: (example: T) => unknown,
+): T[] {
+  if (depth.examples === 'all') return [...examples];
+  const first = examples.slice(0, depth.examples);
+  if (!placeOf) return first;
+  const met = new Set(first.map(placeOf));
+  const more = examples.slice(depth.examples).filter((e) => !met.has(placeOf(e)) && !!met.add(placeOf(e)));
+  return [...first, ...more];
 }
 
 /**

@@ -61,7 +61,13 @@ export function listingProperty(
         exchange: e,
       };
     },
-    { describe: (c) => `${describeListing(listingOf(c))} ${describeRequest(c.r)}`, examples, numRuns },
+    {
+      describe: (c) => `${describeListing(listingOf(c))} ${describeRequest(c.r)}`,
+      examples,
+      numRuns,
+      // Each listing is a code path of its own (a mode, a merchant): quick's few examples still meet every one.
+      placeOf: (c) => c.i,
+    },
   );
 }
 

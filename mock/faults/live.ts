@@ -43,4 +43,14 @@ export const LIVE_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'live-default-limit',
+    'PAG-DEFAULT',
+    "the live key's listing of the live merchant has a default page size of its own (20): a limit omitted there lists and echoes 20",
+    {
+      plan: (_plan, c) => {
+        if (liveKeyOnLive(c.access) && !c.query.limitGiven) c.query.limit = 20;
+      },
+    },
+  ),
 ];

@@ -88,6 +88,22 @@ describe('the property runner follows the depth', () => {
     assert.deepEqual(examplesAt(DEPTH_PROFILES.quick, [1, 2, 3]), [1, 2, 3]);
   });
 
+  test('examplesAt: trimmed, the examples still meet every place (a listing) once, the first of each', () => {
+    const cases = [
+      { i: 0, n: 'a' },
+      { i: 0, n: 'b' },
+      { i: 0, n: 'c' },
+      { i: 1, n: 'd' },
+      { i: 1, n: 'e' },
+      { i: 2, n: 'f' },
+    ];
+    const names = (xs: typeof cases) => xs.map((x) => x.n).join('');
+    assert.equal(names(examplesAt({ examples: 2 }, cases)), 'ab');
+    assert.equal(names(examplesAt({ examples: 2 }, cases, (x) => x.i)), 'abdf');
+    assert.equal(names(examplesAt({ examples: 4 }, cases, (x) => x.i)), 'abcdf');
+    assert.equal(names(examplesAt({ examples: 'all' }, cases, (x) => x.i)), 'abcdef');
+  });
+
   async function runs(depth: Target['depth'], numRuns?: number) {
     const seen: number[] = [];
     const target = testTarget({ fcSeed: 7, fcNumRuns: 25, depth });

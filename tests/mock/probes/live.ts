@@ -40,4 +40,12 @@ export const LIVE_PROBES: Record<string, Probe> = {
     const test = await p.both(list(LIVE, 'offset=20&limit=10'));
     assert.deepEqual(ids(test.f.body.data), ids(test.c.body.data), 'the test key: the right page');
   },
+  'live-default-limit': async (p) => {
+    const { c, f } = await p.both(list(LIVE, ''), KEYS.live);
+    assert.deepEqual([c.body.limit, c.body.data.length], [10, 10]);
+    assert.deepEqual([f.body.limit, f.body.data.length], [20, 20], 'the live key, no limit: 20');
+    assert.equal((await p.both(list(LIVE, 'limit=5'), KEYS.live)).f.body.data.length, 5, 'a limit given: as given');
+    const test = await p.both(list(LIVE, ''));
+    assert.deepEqual([test.f.body.limit, test.f.body.data.length], [10, 10], 'the test key: the default');
+  },
 };
