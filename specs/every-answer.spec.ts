@@ -15,13 +15,21 @@
  * (an empty answer is then evidence, not nothing to check).
  */
 
+import { pageFlaws } from '../checks/page.ts';
 import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { type Collection, runCollections } from '../core/model/collection.ts';
 import { type Listing, listingOf, readableListings, withSelection } from '../core/model/listing.ts';
 import type { WatchedAnswer } from '../core/model/provenance.ts';
 import { fieldValueCounts } from '../core/model/result-set.ts';
-import { EVERY_ANSWER_RULES, type EveryAnswerRule, everyAnswerOf } from '../core/model/rules.ts';
+import {
+  EVERY_ANSWER_RULES,
+  EVERY_PAGE_RULES,
+  type EveryAnswerRule,
+  type EveryPageRule,
+  everyAnswerOf,
+  everyPageOf,
+} from '../core/model/rules.ts';
 import { RuleViolation, type Violation } from '../core/model/verdict.ts';
 import { type CheckContext, notExercised } from '../core/run/check.ts';
 import { enumerate, Unusable } from '../core/run/walk.ts';
@@ -193,6 +201,15 @@ const ofIts = (c: Collection, what: string) =>
         .replace(/\ba (sandbox )?record\b/, (_, s = '') => `one of its ${s}records`)
         .replace("another merchant's record", `another merchant's record of it`);
 
+/** A rule of a single page over every page of the run (checks/page.ts: the watcher judged each as it came). */
+const paged = (rule: EveryPageRule) => async (ctx: CheckContext) => {
+  const { answers } = await everyAnswer(ctx);
+  const { judged, violations } = pageFlaws(answers, rule);
+  ctx.notes.add(`${judged} page(s) of the run judged`);
+  assertNone(violations);
+  if (judged === 0) notExercised(ctx, 'no page of the run was asked with what this rule reads');
+};
+
 eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   // §5.9 "Keys must stay out of client-side code and must not be shared"; reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
@@ -206,5 +223,16 @@ eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   for (const rule of EVERY_ANSWER_RULES) {
     const { check: what, needs = [] } = everyAnswerOf(rule);
     check(rule, ofIts(c, what), traced(c, rule), { needs: [...needs] });
+  }
+  // §2, §4.2: what one page is by itself (its envelope, echo, size, filter, order), on every page of payments the run
+  // read with the documented parameters only, whichever check asked it and on whichever listing a key may read (the
+  // second sandbox merchant's too): a listing's code path that forgets a rule shows wherever a check read it.
+  if (!c.spec) return;
+  for (const rule of EVERY_PAGE_RULES) {
+    check(
+      rule,
+      `every page of the run (documented parameters only, any listing a key may read) ${everyPageOf(rule)}`,
+      paged(rule),
+    );
   }
 });

@@ -73,6 +73,11 @@ export interface WatchedAnswer {
   shows?: Shown;
   /** The request was a CORS pre-flight (an OPTIONS with Access-Control-Request-Method). */
   preflight?: true;
+  /**
+   * A page of a payments listing a valid key may read, asked with the documented parameters only: the rules of a
+   * single page it was judged by (checks/page.ts), and what it broke of them.
+   */
+  page?: { rules: string[]; flaws: Array<{ rule: string; expected: string; received: string }> };
 }
 
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */

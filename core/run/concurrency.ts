@@ -15,9 +15,7 @@
 import fc from 'fast-check';
 import { accessViolation, expectedAccess } from '../../checks/access-oracle.ts';
 import { crossings } from '../../checks/doors.ts';
-import { echoViolation, envelopeViolation, sizeViolation } from '../../checks/envelope.ts';
-import { filterViolation } from '../../checks/filter.ts';
-import { sortOf, sortViolation, type Walked } from '../../checks/order.ts';
+import { pageViolations, reads } from '../../checks/page.ts';
 import { TransportError } from '../client/http.ts';
 import { CANONICAL, keyModes } from '../generate/access-cases.ts';
 import { unknownKeyOfValidFormat } from '../generate/key-mutations.ts';
@@ -25,7 +23,7 @@ import type { AccessCase, AccessExpectation, Credential, Endpoint, MerchantRole 
 import { directions, PAYMENTS } from '../model/collection.ts';
 import type { DepthName } from '../model/depth.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { describeRequest, type FieldFilter, type PageRequest, readEnvelope } from '../model/listing.ts';
+import type { FieldFilter, PageRequest } from '../model/listing.ts';
 import { concurrentOf, type RuleId } from '../model/rules.ts';
 import type { Target } from '../model/target.ts';
 import { RuleViolation, type Violation } from '../model/verdict.ts';
@@ -181,41 +179,6 @@ function bursts(ctx: CheckContext): Promise<Bursts> {
 /** An answer that sheds load rather than answering the request: a 429, or any 5xx. */
 const shed = (status: number) => status === 429 || status >= 500;
 
-/** One answer as a walk of one page (what the filter and sort oracles read). */
-const onePage = (e: Exchange, q: PageRequest): Walked => ({
-  records: readEnvelope(e)?.data ?? [],
-  pages: [{ offset: q.offset ?? 0, exchange: e }],
-});
-
-/** The sort of a page, in its rule: a sorted page (SRT-AMOUNT), or a filtered and sorted one (SRT-FILTER). */
-function pageSorted(e: Exchange, q: PageRequest, rule: RuleId): Violation | undefined {
-  if (!q.sort) return undefined;
-  const { sort, descending } = sortOf(PAYMENTS.sorts, q.sort);
-  return sortViolation(onePage(e, q), sort, descending, rule, `the page ${describeRequest(q)}`);
-}
-
-/**
- * What one page of an allowed listing must be, whatever else is in flight: each rule of a single answer — its envelope,
- * echo and size, its filter (FLT-STATUS, or SRT-FILTER with a sort), its order (SRT-AMOUNT, or SRT-FILTER).
- */
-function pageViolations(e: Exchange, q: PageRequest, t: Target): Violation[] {
-  const ofFilter = q.sort ? 'SRT-FILTER' : 'FLT-STATUS';
-  const ofSort = q.filter ? 'SRT-FILTER' : 'SRT-AMOUNT';
-  return [
-    envelopeViolation(e),
-    echoViolation(e, q, t.defaultLimit),
-    sizeViolation(e),
-    q.filter ? filterViolation(onePage(e, q), q.filter, ofFilter) : undefined,
-    pageSorted(e, q, ofSort),
-  ].filter((v): v is Violation => v !== undefined);
-}
-
-/** Whether a page's query exercises what the rule's single-answer oracle reads (Rule.concurrent's `page`). */
-function reads(page: 'any' | 'filter' | 'sort' | 'both', q: PageRequest): boolean {
-  const [f, s] = [q.filter !== undefined, q.sort !== undefined];
-  return page === 'any' || (page === 'filter' ? f && !s : page === 'sort' ? s && !f : f && s);
-}
-
 /** Which lanes a rule judges: the isolation rules every listing, a page rule the allowed listings it reads, else its own. */
 function judges(rule: RuleId): (l: Lane) => boolean {
   const kind = concurrentOf(rule);
@@ -243,7 +206,7 @@ function violationsOf(ctx: CheckContext, rule: RuleId, own: readonly Sent[], sen
     const found =
       kind && 'page' in kind
         ? s.exchange.status === 200
-          ? pageViolations(s.exchange, q, ctx.target).filter((v) => v.rule === rule)
+          ? pageViolations(s.exchange, q, ctx.target.defaultLimit).filter((v) => v.rule === rule)
           : []
         : [accessViolation(s.lane.expectation, s.exchange, q)];
     return found.flatMap((v) =>

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { documentedRequest, everyPageRulesOf, pageViolations } from '../../checks/page.ts';
 import type { ApiClient } from '../client/http.ts';
 import { shownOf } from '../generate/door-candidates.ts';
 import { type Collection, PAYMENTS, runCollections } from '../model/collection.ts';
@@ -76,6 +77,24 @@ export function scopeOf(
   return scope;
 }
 
+/**
+ * A page of payments asked with the documented parameters only, judged by the rules of a single page (checks/page.ts):
+ * which it was judged by, and what it broke.
+ */
+function pageOf(e: Exchange, t: Target): WatchedAnswer['page'] {
+  const q = documentedRequest(e.query);
+  if (!q) return undefined;
+  const rules: string[] = everyPageRulesOf(q);
+  const flaws = pageViolations(e, q, t.defaultLimit)
+    .filter((v) => rules.includes(v.rule))
+    .map((v) => ({
+      rule: v.rule,
+      expected: v.expected,
+      received: v.received,
+    }));
+  return { rules, flaws };
+}
+
 /** Keeps every answer of a worker's client for the run's provenance and key checks. */
 export class AnswerWatch {
   /** Records already kept, per provenance: a record is written once per process. */
@@ -125,6 +144,8 @@ export class AnswerWatch {
       });
       if (fresh.length > 0) answer.learned = { provenance, records: fresh };
     }
+    const page = learnable && !scope.collection ? pageOf(e, this.target) : undefined;
+    if (page) answer.page = page;
     // A listing a valid key may read is its records (what else its envelope carries is judged like any answer's
     // content); its headers are judged like any answer's: a record written into a header of one's own listing is
     // still another listing's record.

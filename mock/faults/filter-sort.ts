@@ -85,4 +85,14 @@ export const FILTER_SORT_FAULTS: readonly Fault[] = [
       if (c.query.filter !== 'all' && c.query.sort !== undefined) p.order = 'unsorted';
     },
   }),
+  fault(
+    'other-sandbox-filter-ignored',
+    'FLT-STATUS',
+    "filter[status] is ignored on the second sandbox merchant's listing (its data lives in a shard of its own, whose query builder drops the filter): the whole listing is served, total and all",
+    {
+      plan: (p, c) => {
+        if (c.access.merchant?.role === 'otherSandbox') Object.assign(p, { rows: 'all', total: 'all' });
+      },
+    },
+  ),
 ];

@@ -14,7 +14,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { COLLECTIONS_VAR } from '../../core/model/collection.ts';
-import { EVERY_ANSWER_RULES, EVERY_ANSWER_SPEC, family, rule } from '../../core/model/rules.ts';
+import { EVERY_ANSWER_RULES, EVERY_ANSWER_SPEC, EVERY_PAGE_RULES, family, rule } from '../../core/model/rules.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
@@ -109,11 +109,14 @@ const projects: MatrixProject[] = [
   // (all of them, or a fault's of the rules they judge); others need none.
   .map((p): MatrixProject => (watchedBy(p) ? { ...p, fullyParallel: false } : { ...p, testIgnore: EVERY_ANSWER_SPEC }));
 
-/** Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules. */
+/**
+ * Whether the checks of every answer judge anything of this project: it selects all checks, or one of their rules
+ * (the provenance rules, KEY-SECRET, the rules of a single page).
+ */
 function watchedBy(p: MatrixProject): boolean {
   const grep = p.grep;
   if (!grep || Array.isArray(grep)) return true;
-  return ['KEY-SECRET', ...EVERY_ANSWER_RULES].some((id) => grep.test(`${id} `));
+  return ['KEY-SECRET', ...EVERY_ANSWER_RULES, ...EVERY_PAGE_RULES].some((id) => grep.test(`${id} `));
 }
 
 export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string; watchDir?: string }>({

@@ -65,4 +65,13 @@ export const FILTER_SORT_PROBES: Record<string, Probe> = {
     assert.deepEqual(ids(f.body.data), ids(filtered.data));
     assert.ok(isSorted(amounts(await page(p.faulty.url, SB, 'sort=amount&limit=50'))), 'sort alone still works');
   },
+  'other-sandbox-filter-ignored': async (p) => {
+    const { c, f } = await p.both(list(MERCHANTS.otherSandbox, 'filter[status]=COMPLETED&limit=100'));
+    assert.deepEqual([...new Set(statuses(c.body))], ['COMPLETED']);
+    assert.ok(new Set(statuses(f.body)).size > 1, 'the second sandbox merchant: every status');
+    const all = await page(p.clean.url, MERCHANTS.otherSandbox, 'limit=100');
+    assert.equal(f.body.total, all.total, 'the unfiltered total');
+    const first = await p.both(list(SB, 'filter[status]=COMPLETED&limit=100'));
+    assert.deepEqual(ids(first.f.body.data), ids(first.c.body.data), 'the first sandbox merchant: filtered');
+  },
 };
