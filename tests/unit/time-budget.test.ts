@@ -148,11 +148,11 @@ describe('the plan and the admission', () => {
     );
     assert.deepEqual(admit('pag-1', facts({ ended, first, requestsLeft: 500 })), { start: true });
     // An advisory rule's first check gives way while the MUST rules' waiting first checks and its own, at what a
-    // first check sent so far (10 requests at 100 ms), cannot fit: 2 × 1 s.
+    // first check sent so far (10 requests at 100 ms; twice a share of the 10 requests left is less), cannot fit: 2 × 1 s.
     const advisory = new Set(['adv-1']);
     const firstEnded = [{ id: 'env-1', requests: 10, ms: 1000 }];
     const short2 = (now: number, begun: string[]) =>
-      admit('adv-1', facts({ ended: firstEnded, first, advisory, begun: new Set(begun), requestsLeft: 150, now }));
+      admit('adv-1', facts({ ended: firstEnded, first, advisory, begun: new Set(begun), requestsLeft: 10, now }));
     const adv = short2(8500, ['env-1']);
     assert.match(
       adv.start ? '' : adv.reason,
@@ -183,8 +183,8 @@ describe('the plan and the admission', () => {
   });
 
   test('once a pace is measured, the others stop what the checks of every answer ask at it earlier (2 s at least)', () => {
-    // 25 requests at 100 ms and a second to judge: 3.5 s.
-    assert.equal(deadlineOf(0, 30_000, false, 100), 26_500);
+    // 15 requests at 100 ms and a second to judge: 2.5 s.
+    assert.equal(deadlineOf(0, 30_000, false, 100), 27_500);
     assert.equal(deadlineOf(0, 30_000, false, 10), 28_000, 'a fast target: 2 s');
     assert.equal(deadlineOf(0, 30_000, false, 1000), 22_500, 'a slow one: never more than a quarter');
     assert.equal(deadlineOf(0, 30_000, true, 1000), 30_000);
