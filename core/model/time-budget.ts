@@ -165,21 +165,19 @@ function shortOfTime(id: string, before: readonly string[], left: number, f: Bud
   const perRequest = msPerRequest(f.ended);
   if (perRequest === undefined) return undefined;
   const wall = (requests: number) => (requests * perRequest) / Math.max(1, f.workers);
+  const perFirst = meanRequests(f.ended.filter((c) => first.has(c.id)));
   const notBegun = (waiting: number) => Math.max(waiting + 1, f.order.filter((t) => !f.begun.has(t)).length);
   // A waiting first check: what a first check sent so far, or twice its share of the rest of the run.
   const perWaiting = (waiting: number) =>
-    Math.max(
-      meanRequests(f.ended.filter((c) => first.has(c.id))) ?? 0,
-      (FIRST_WEIGHT * Math.max(0, f.requestsLeft ?? 0)) / notBegun(waiting),
-    );
+    Math.max(perFirst ?? 0, (FIRST_WEIGHT * Math.max(0, f.requestsLeft ?? 0)) / notBegun(waiting));
   if (first.has(id)) {
     // An advisory rule's first check: the MUST rules' first checks waiting, and its own, must fit.
     const must = advisory.has(id) ? before.filter((t) => first.has(t) && !advisory.has(t)).length : 0;
-    const perFirst = meanRequests(f.ended.filter((c) => first.has(c.id)));
     if (must === 0 || perFirst === undefined) return undefined;
-    const needed = wall(must * perWaiting(must) + perFirst);
+    const requests = must * perWaiting(must) + perFirst;
+    const needed = wall(requests);
     if (needed <= left) return undefined;
-    return `the time budget keeps its ${describeDuration(left)} for the ${must} MUST rule(s) not judged yet: their first checks and this one (about ${Math.round(must * perWaiting(must) + perFirst)} requests at ${Math.round(perRequest)} ms each so far) need about ${describeDuration(needed)}`;
+    return `the time budget keeps its ${describeDuration(left)} for the ${must} MUST rule(s) not judged yet: their first checks and this one (about ${Math.round(requests)} requests at ${Math.round(perRequest)} ms each so far) need about ${describeDuration(needed)}`;
   }
   const waiting = before.filter((t) => first.has(t)).length;
   if (waiting === 0) return undefined;
@@ -210,7 +208,7 @@ function meanRequests(ended: readonly CheckCost[]): number | undefined {
  */
 const RESERVE_MS = 5000;
 const MIN_RESERVE_MS = 2000;
-/** About what the checks of every answer ask on the default configuration (13 at quick): the listings and filter values no check read. */
+/** About what the checks of every answer ask (13 at quick): the listings and filter values no check read. */
 const LAST_REQUESTS = 15;
 
 /** When a check's client stops: the run's end for the checks judged last (`last`), earlier for the others. */
