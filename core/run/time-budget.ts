@@ -22,8 +22,11 @@ import {
   wallPerRequest,
 } from '../model/time-budget.ts';
 
+/** A check in the plan: its project, whether it is its rule's first, whether its rule is advisory. */
+type PlanEntry = { id: string; project: string; first?: true; advisory?: true };
+
 type LogLine =
-  | { plan: Array<{ id: string; project: string; first?: true; advisory?: true }> }
+  | { plan: PlanEntry[] }
   | { begin: string; declined?: true }
   | { end: string; requests: number; ms: number };
 
@@ -56,7 +59,7 @@ function readLog(file: string) {
   } catch {
     // no plan yet (a run without a console reporter): every check only has to fit by itself
   }
-  const plan: Array<{ id: string; project: string; first?: true; advisory?: true }> = [];
+  const plan: PlanEntry[] = [];
   const begun = new Set<string>();
   const ended: CheckCost[] = [];
   for (const raw of text.split('\n')) {
@@ -96,12 +99,13 @@ export function checkBudget(
   const maxTimeMs = run?.settings.maxTimeMs ?? 0;
   if (!run || maxTimeMs <= 0) return undefined;
   const file = run.files.checks;
-  // The end of the checks of every answer keeps what they ask at the pace the run measured so far.
-  const deadline = deadlineOf(run.startedAt, maxTimeMs, opts.last, wallPerRequest(readLog(file).ended, opts.workers));
+  // Read once: the check asks to start right after (fixtures/test.ts). The end of the checks of every answer keeps
+  // what they ask at the pace the run measured so far.
+  const log = readLog(file);
+  const deadline = deadlineOf(run.startedAt, maxTimeMs, opts.last, wallPerRequest(log.ended, opts.workers));
   return {
     deadline,
     admit() {
-      const log = readLog(file);
       const mine = log.plan.filter((p) => p.project === opts.project);
       const order = mine.map((p) => p.id);
       const first = new Set(mine.filter((p) => p.first).map((p) => p.id));

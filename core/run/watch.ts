@@ -144,7 +144,9 @@ export class AnswerWatch {
       });
       if (fresh.length > 0) answer.learned = { provenance, records: fresh };
     }
-    const page = learnable && !scope.collection ? pageOf(e, this.target) : undefined;
+    // Any 200 of its own listing, an envelope or not: a page that is no envelope is what ENV-SCHEMA is about.
+    const page =
+      e.status === 200 && !scope.collection && this.isOwnListing(e, scope) ? pageOf(e, this.target) : undefined;
     if (page) answer.page = page;
     // A listing a valid key may read is its records (what else its envelope carries is judged like any answer's
     // content); its headers are judged like any answer's: a record written into a header of one's own listing is
