@@ -45,7 +45,9 @@ async function runScenario(scenario: 'down' | HostileKind): Promise<CanaryResult
     OTHER_SANDBOX_MERCHANT_ID: 'msb_canary2',
     CONFORMANCE_PROFILE: '',
     CONFORMANCE_REPORTS_DIR: dir,
-    API_TIMEOUT_MS: '300',
+    // Short where nothing answers (down, hang: the run ends fast); room for a target this process serves while the CI
+    // workflow's stage runs beside it (a garbage target missed 300 ms on its first request under that load: exit 3).
+    API_TIMEOUT_MS: scenario === 'down' || scenario === 'hang' ? '300' : '2000',
     API_MAX_REQUESTS: scenario === 'hang' ? '12' : '400',
     FC_NUM_RUNS: '3',
     FORCE_COLOR: '0',
