@@ -255,6 +255,24 @@ export function capNotationViolation(e: Exchange, written: string, max = MAX_LIM
   };
 }
 
+/**
+ * LIM-CAP for a limit a query builder may read as none at all (0, a negative one): whatever else a 2xx says (INP-ROBUST
+ * judges its envelope), it holds at most the cap of records.
+ */
+export function capOnlyViolation(e: Exchange, written: string, max = MAX_LIMIT): Violation | undefined {
+  if (e.status < 200 || e.status >= 300) return undefined;
+  const data = (e.json as { data?: unknown } | undefined)?.data;
+  const n = Array.isArray(data) ? data.length : 0;
+  if (n <= max) return undefined;
+  return {
+    rule: 'LIM-CAP',
+    standsUnderGrowth: true, // one answer's records against the cap
+    expected: `at most ${max} records for ${written}, a limit a query builder may read as none`,
+    received: `HTTP ${e.status} with ${n} records`,
+    exchange: e,
+  };
+}
+
 /** INP-ROBUST: odd input gets a 4xx, or a 200 whose envelope satisfies every invariant; never a 5xx. */
 export function robustnessViolation(
   e: Exchange,

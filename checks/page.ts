@@ -103,3 +103,41 @@ export function pageFlaws(
   );
   return { judged: judged.length, violations };
 }
+
+/**
+ * The cap over every answer of a collection's listing (reading "Pagination": never more than the maximum limit of
+ * records in one answer, however the request was written): each 2xx answer that shows more — in its `data` list, or
+ * as records written out in another representation (`shown`: checks/provenance.ts `recordsShown`) — whatever it asked
+ * (a limit of 0 or -1 included, undocumented inputs, any key). `largest`: the largest `total` an answer gave, so that
+ * a pass rests on a listing that holds more than the cap.
+ */
+export function overTheCap(
+  answers: ReadonlyArray<Pick<WatchedAnswer, 'size' | 'request' | 'curl' | 'status'>>,
+  cap: number,
+  rule: RuleId,
+  shown: ReadonlyMap<unknown, number> = new Map(),
+): { judged: number; largest: number; violations: Violation[] } {
+  let judged = 0;
+  let largest = 0;
+  const violations: Violation[] = [];
+  for (const a of answers) {
+    const inData = a.size?.records ?? 0;
+    const written = shown.get(a) ?? 0;
+    if (a.size === undefined && written === 0) continue;
+    judged += 1;
+    largest = Math.max(largest, a.size?.total ?? 0);
+    const n = Math.max(inData, written);
+    if (n <= cap) continue;
+    violations.push({
+      rule,
+      expected: `at most ${cap} records in one answer, however the request was written (${a.request})`,
+      received:
+        inData >= written
+          ? `HTTP ${a.status} with ${inData} records`
+          : `HTTP ${a.status} with ${written} records of the listing written out in its body`,
+      reproduction: [a.curl],
+      standsUnderGrowth: true,
+    });
+  }
+  return { judged, largest, violations };
+}

@@ -6,9 +6,15 @@
  * sign, zeros, repeated) may be read as any number or refused, but never serves more than the maximum.
  */
 import fc from 'fast-check';
-import { capNotationViolation, capViolation } from '../checks/envelope.ts';
+import { capNotationViolation, capOnlyViolation, capViolation } from '../checks/envelope.ts';
 import { fetchPage } from '../core/client/http.ts';
-import { CAP_NOTATIONS, type OverCapLimit, overCapNotationArb, writeLimit } from '../core/generate/arbitraries.ts';
+import {
+  CAP_NOTATIONS,
+  type OverCapLimit,
+  overCapNotationArb,
+  UNBOUNDED_NOTATIONS,
+  writeLimit,
+} from '../core/generate/arbitraries.ts';
 import {
   describeListing,
   describeRequest,
@@ -57,7 +63,7 @@ const examplesOf = (listings: number, max: number): CapCase[] => [
   { i: 0, s: 4, offset: undefined, limit: plain(max + 1) },
   { i: 0, s: 0, offset: 0, limit: as('exponent', 1000, [['limit', '1e3']]) },
   // Every other notation of a number, and of a repeated parameter, once (500: more records than the cap, fewer than a
-  // listing of the bundled mock holds).
+  // listing of the bundled mock holds), and the limits a query builder may read as none (0, -1).
   ...CAP_NOTATIONS.filter((n) => n !== 'plain' && n !== 'exponent').map(
     (notation): CapCase => ({
       i: 0,
@@ -117,9 +123,11 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
           const listing = listingOf(k);
           const query = [...requestQuery({ offset: k.offset, ...listing }), ...k.limit.pairs];
           const e = await api.get(listingPath(listing), { query, auth: listing.auth });
-          return k.limit.notation === 'plain'
-            ? capViolation(e, k.limit.value, max)
-            : capNotationViolation(e, `${written(k)} (${k.limit.notation})`, max);
+          if (k.limit.notation === 'plain') return capViolation(e, k.limit.value, max);
+          const words = `${written(k)} (${k.limit.notation})`;
+          return UNBOUNDED_NOTATIONS.has(k.limit.notation)
+            ? capOnlyViolation(e, words, max)
+            : capNotationViolation(e, words, max);
         },
         {
           describe: (k) => `${describeListing(listingOf(k))} ${describeRequest({ offset: k.offset })} ${written(k)}`,

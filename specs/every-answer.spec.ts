@@ -15,18 +15,21 @@
  * (an empty answer is then evidence, not nothing to check).
  */
 
-import { pageFlaws } from '../checks/page.ts';
-import { keyLeakViolations, provenanceViolations, unexercised } from '../checks/provenance.ts';
+import { overTheCap, pageFlaws } from '../checks/page.ts';
+import { keyLeakViolations, provenanceViolations, recordsShown, unexercised } from '../checks/provenance.ts';
 import { fetchPage } from '../core/client/http.ts';
 import { type Collection, runCollections } from '../core/model/collection.ts';
 import { type Listing, listingOf, readableListings, withSelection } from '../core/model/listing.ts';
 import type { WatchedAnswer } from '../core/model/provenance.ts';
 import { fieldValueCounts } from '../core/model/result-set.ts';
 import {
+  EVERY_ANSWER_CAP_RULES,
   EVERY_ANSWER_RULES,
   EVERY_PAGE_RULES,
+  type EveryAnswerCapRule,
   type EveryAnswerRule,
   type EveryPageRule,
+  everyAnswerCapOf,
   everyAnswerOf,
   everyPageOf,
 } from '../core/model/rules.ts';
@@ -210,6 +213,21 @@ const paged = (rule: EveryPageRule) => async (ctx: CheckContext) => {
   if (judged === 0) notExercised(ctx, 'no page of the run was asked with what this rule reads');
 };
 
+/** The cap over every answer of the collection (checks/page.ts `overTheCap`), whoever asked what. */
+const capped = (c: Collection, rule: EveryAnswerCapRule) => async (ctx: CheckContext) => {
+  const { answers } = await everyAnswer(ctx);
+  const cap = c.maxLimit ?? 100;
+  const t0 = performance.now();
+  const shown = recordsShown(answers);
+  const mine = answers.filter((a) => a.scope.collection === owned(c));
+  const { judged, largest, violations } = overTheCap(mine, cap, rule, shown);
+  addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
+  ctx.notes.add(`${judged} answer(s) of the run with records judged; the largest listing ${largest} records`);
+  assertNone(violations);
+  if (largest <= cap)
+    notExercised(ctx, `no listing held more than ${cap} records (the largest ${largest}): no answer could show more`);
+};
+
 eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   // §5.9 "Keys must stay out of client-side code and must not be shared"; reading: "The key never appears in any
   // response, body or header: not whole, not encoded, and not as a large part of it" — in every answer of the run.
@@ -223,6 +241,15 @@ eachCollection('§1, §5, §5.9, §7 Every answer of the run:', (c, check) => {
   for (const rule of EVERY_ANSWER_RULES) {
     const { check: what, needs = [] } = everyAnswerOf(rule);
     check(rule, ofIts(c, what), traced(c, rule), { needs: [...needs] });
+  }
+  // §8 "Maximum limit: 100 records per request"; reading: "never more than 100 records in one answer, however the
+  // request was written" — any limit (0 and negative ones too), any input, any key, any representation.
+  for (const rule of EVERY_ANSWER_CAP_RULES) {
+    check(
+      rule,
+      `no answer of the run ${everyAnswerCapOf(rule).replace('{cap}', String(c.maxLimit ?? 100))}`,
+      capped(c, rule),
+    );
   }
   // §2, §4.2: what one page is by itself (its envelope, echo, size, filter, order), on every page of payments the run
   // read with the documented parameters only, whichever check asked it and on whichever listing a key may read (the

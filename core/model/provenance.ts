@@ -78,6 +78,11 @@ export interface WatchedAnswer {
    * single page it was judged by (checks/page.ts), and what it broke of them.
    */
   page?: { rules: string[]; flaws: Array<{ rule: string; expected: string; received: string }> };
+  /**
+   * A 2xx answer whose body has a `data` list, whatever was asked and by whom: how many entries it holds and the
+   * `total` it gives (the cap over every answer: checks/page.ts `overTheCap`).
+   */
+  size?: { records: number; total?: number };
 }
 
 /** What watching every answer cost a run, in CPU milliseconds (`npm run bench` compares it with the run's CPU). */

@@ -148,6 +148,8 @@ export class AnswerWatch {
     const page =
       e.status === 200 && !scope.collection && this.isOwnListing(e, scope) ? pageOf(e, this.target) : undefined;
     if (page) answer.page = page;
+    const size = e.status >= 200 && e.status < 300 ? sizeOf(e.json) : undefined;
+    if (size) answer.size = size;
     // A listing a valid key may read is its records (what else its envelope carries is judged like any answer's
     // content); its headers are judged like any answer's: a record written into a header of one's own listing is
     // still another listing's record.
@@ -175,6 +177,14 @@ export class AnswerWatch {
     if (collection.access.scope === 'merchant' && s.mode === 'live' && s.merchant !== 'live') return false;
     return isOwnCollectionPath(e.path, this.target, collection, s);
   }
+}
+
+/** How many entries a body's `data` list holds, and its `total`, when it has such a list (any key, any query). */
+function sizeOf(json: unknown): WatchedAnswer['size'] {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { data, total } = json as { data?: unknown; total?: unknown };
+  if (!Array.isArray(data)) return undefined;
+  return { records: data.length, ...(typeof total === 'number' && Number.isFinite(total) ? { total } : {}) };
 }
 
 /**

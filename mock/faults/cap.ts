@@ -93,4 +93,28 @@ export const CAP_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'limit-zero-unbounded',
+    'LIM-CAP',
+    "limit=0 passes the validator as 'no limit' (MongoDB's limit(0), an ORM's 0): every record from the offset on, limit echoed 0",
+    {
+      oddParam: (name, raw) => (name === 'limit' && raw === '0' ? 0 : undefined),
+      slice: (slice, facts) => {
+        if (facts.query.limit === 0) slice.end = facts.total;
+      },
+    },
+  ),
+  fault(
+    'limit-negative-slice',
+    'LIM-CAP',
+    'a negative limit is taken as it is and the page is data.slice(offset, offset + limit): limit=-1 serves every record but the last',
+    {
+      oddParam: (name, raw) => (name === 'limit' && /^-\d+$/.test(raw) ? Number(raw) : undefined),
+      slice: (slice, facts) => {
+        const { offset, limit } = facts.query;
+        // JavaScript's slice: a negative end counts from the end of the list.
+        if (limit < 0) slice.end = offset + limit < 0 ? Math.max(0, facts.total + offset + limit) : offset + limit;
+      },
+    },
+  ),
 ];

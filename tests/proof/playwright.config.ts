@@ -14,7 +14,14 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { COLLECTIONS_VAR } from '../../core/model/collection.ts';
-import { EVERY_ANSWER_RULES, EVERY_ANSWER_SPEC, EVERY_PAGE_RULES, family, rule } from '../../core/model/rules.ts';
+import {
+  EVERY_ANSWER_CAP_RULES,
+  EVERY_ANSWER_RULES,
+  EVERY_ANSWER_SPEC,
+  EVERY_PAGE_RULES,
+  family,
+  rule,
+} from '../../core/model/rules.ts';
 import { loadCollections, publishCollections } from '../../core/run/collections.ts';
 import type { MockProjectOptions } from '../../fixtures/mock-target.ts';
 import { FAULTS } from '../../mock/index.ts';
@@ -116,7 +123,9 @@ const projects: MatrixProject[] = [
 function watchedBy(p: MatrixProject): boolean {
   const grep = p.grep;
   if (!grep || Array.isArray(grep)) return true;
-  return ['KEY-SECRET', ...EVERY_ANSWER_RULES, ...EVERY_PAGE_RULES].some((id) => grep.test(`${id} `));
+  return ['KEY-SECRET', ...EVERY_ANSWER_RULES, ...EVERY_PAGE_RULES, ...EVERY_ANSWER_CAP_RULES].some((id) =>
+    grep.test(`${id} `),
+  );
 }
 
 export default defineConfig<unknown, { mock: MockProjectOptions; watchOf?: string; watchDir?: string }>({

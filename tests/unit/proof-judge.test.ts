@@ -263,7 +263,7 @@ describe('proof judge: specificity (variant:NAME projects)', () => {
       failedRules: ['LIM-CAP'],
       advisories: [],
       firstFailure:
-        'LIM-CAP over the cap: LIM-CAP violated (§8): `limit` > 100 never yields more than 100 records: a 4xx, or `limit` echoed as 100',
+        'LIM-CAP over the cap: LIM-CAP violated (§8): never more than 100 records in one answer, however the request was written; `limit` > 100: a 4xx, or `limit` echoed as 100',
       otherErrors: ['INP-ROBUST odd input: TypeError: crash in a check'],
       verdict: 'FALSE ALARM',
     });

@@ -30,6 +30,24 @@ export const CAP_PROBES: Record<string, Probe> = {
     }
     assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a plain limit: capped');
   },
+  'limit-zero-unbounded': async (p) => {
+    const { c, f } = await p.both(list(SB, 'limit=0'));
+    assert.equal(c.status, 400, 'the clean mock refuses limit=0');
+    assert.deepEqual([f.status, f.body.data.length, f.body.limit], [200, UNCAPPED, 0], 'limit=0: every record');
+    assert.equal(
+      (await page(p.faulty.url, SB, 'offset=200&limit=0')).data.length,
+      UNCAPPED - 200,
+      'from the offset on',
+    );
+    assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a plain limit: capped');
+  },
+  'limit-negative-slice': async (p) => {
+    const { c, f } = await p.both(list(SB, 'limit=-1'));
+    assert.equal(c.status, 400, 'the clean mock refuses limit=-1');
+    assert.deepEqual([f.status, f.body.data.length, f.body.limit], [200, UNCAPPED - 1, -1], 'all but the last');
+    assert.equal((await page(p.faulty.url, SB, 'offset=5&limit=-1')).data.length, 0, 'slice(5, 4): empty');
+    assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a plain limit: capped');
+  },
   uncapped: async (p) => {
     const { c, f } = await p.both(list(SB, 'limit=150'));
     assert.deepEqual([c.body.data.length, c.body.limit], [100, 100]);
