@@ -23,12 +23,18 @@ export type ValuePieces = ReadonlyArray<string | KeyRef>;
 
 /**
  * Inputs a request carries beside the documented ones (reading "Inputs the spec does not document"): more query
- * parameters, more headers (a value may hold a configured key, by its slot: never in a URL, which every proxy logs),
- * and documented headers left out. The door checks send them (core/run/doors.ts); the watcher learns no record from
- * an answer to such a request (its listing is not the canonical one).
+ * parameters, more headers (a value may hold a configured key, by its slot), and documented headers left out. The
+ * door checks send them (core/run/doors.ts); the watcher learns no record from an answer to such a request (its
+ * listing is not the canonical one).
  */
 export interface ExtraInputs {
   query?: QueryPairs;
+  /**
+   * Query parameters that hold a configured key, by its slot: the client writes the key into the URL at the last
+   * moment and keeps only its variable (`access_token=$API_TEST_KEY` in the exchange's URL, query and curl line). Every
+   * proxy logs a URL: the door checks send them only where none can be (core/run/door-operators.ts).
+   */
+  keyedQuery?: ReadonlyArray<{ name: string; key: KeyRef }>;
   headers?: ReadonlyArray<{ name: string; value: ValuePieces }>;
   /** Documented headers left out (lower-case names): `content-type` on /merchant/status. */
   omit?: readonly string[];

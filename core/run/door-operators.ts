@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { expectedAccess } from '../../checks/access-oracle.ts';
+import { throughProxy } from '../client/transport.ts';
 import { keyModes } from '../generate/access-cases.ts';
 import {
   KEY_CORE,
@@ -134,4 +135,37 @@ export async function exploreRepresentations(x: Explorer, base: DoorBase) {
   const headers = [{ name: 'Accept', value: [OTHER_REPRESENTATIONS] }];
   const words = `Accept: ${OTHER_REPRESENTATIONS.split(',')[0]}, … (another representation)`;
   await keep(x, base, 'headers', { inputs: [], shape: {}, headers: words }, { changed: { headers } });
+}
+
+/** The endpoints whose request without a key was asked with the key in the query, per explorer (a worker's doors). */
+const queryCredentialsAsked = new WeakMap<Explorer, Set<string>>();
+
+/**
+ * A request without a key, with the test key in the query parameters that name a credential (the vocabulary's
+ * credentials in the query: RFC 6750 §2.3's `access_token`, which bearer-token middleware such as passport-http-bearer
+ * reads by default, `api_key`, …): only the documented `Authorization` header is a credential (reading "Inputs the spec
+ * does not document"), so the answer stays a refusal. All of them in one request; where it is served, each alone (the
+ * door it came through). A URL is logged by every proxy and server on its way: sent only to a target on this machine's
+ * loopback with no proxy between (the key is written into the URL at the last moment; every record of the run shows its
+ * variable, `$API_TEST_KEY`).
+ */
+export async function exploreQueryCredentials(x: Explorer, base: DoorBase) {
+  if (base.case.credential.kind !== 'none' || !x.t.loopback || throughProxy() || !x.t.keys.test) return;
+  // Once per endpoint: the middleware that reads a credential is the application's, not a route's.
+  const done = queryCredentialsAsked.get(x) ?? queryCredentialsAsked.set(x, new Set()).get(x);
+  if (!done || done.has(base.case.endpoint)) return;
+  done.add(base.case.endpoint);
+  const names = [
+    ...new Set(x.pool.filter((c) => c.klass === 'credentials' && c.channel === 'query').map((c) => c.name)),
+  ];
+  const inQuery = async (some: readonly string[]) => {
+    const keyedQuery = some.map((name) => ({ name, key: { slot: 'test' as const } }));
+    const words = `the test key in the query as ${some.map((n) => `${n}=$API_TEST_KEY`).join('&')}`;
+    await keep(x, base, 'headers', { inputs: [], shape: {}, headers: words }, { changed: { keyedQuery } });
+    return x.cases.at(-1)?.exchange;
+  };
+  if (names.length === 0) return;
+  const all = await inQuery(names);
+  if (names.length === 1 || !all || all.status < 200 || all.status >= 300) return;
+  for (const name of names) await inQuery([name]);
 }

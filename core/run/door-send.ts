@@ -25,7 +25,12 @@ function extraOf(added: Added, changed?: ExtraInputs): ExtraInputs {
     else if (c.channel === 'cookie') cookie.push(...(cookie.length ? ['; '] : []), `${c.name}=`, value);
   }
   if (cookie.length) headers.push({ name: 'Cookie', value: cookie });
-  return { query, headers, ...(changed?.omit ? { omit: changed.omit } : {}) };
+  return {
+    query,
+    headers,
+    ...(changed?.keyedQuery ? { keyedQuery: changed.keyedQuery } : {}),
+    ...(changed?.omit ? { omit: changed.omit } : {}),
+  };
 }
 
 /** Sends a base request with what the door adds. */

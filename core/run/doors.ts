@@ -31,6 +31,7 @@ import {
   exploreConditionals,
   exploreDocumentedHeaders,
   exploreKeyOperators,
+  exploreQueryCredentials,
   exploreRepresentations,
   exploreSpellings,
 } from './door-operators.ts';
@@ -175,6 +176,7 @@ async function exploreBase(s: DoorState, base: DoorBase, runSeed: number): Promi
   }
   await exploreRefused(x, base);
   await exploreConditionals(x, base);
+  await exploreQueryCredentials(x, base);
   const cred = base.case.credential;
   if (base.case.endpoint === 'status') await exploreDocumentedHeaders(x, base);
   if (keyOperatorsOn(x.t, base)) await exploreKeyOperators(x, base, runSeed);

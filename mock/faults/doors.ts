@@ -93,6 +93,12 @@ function liveOnSandboxWhen(name: string, description: string, skipped: (r: Reque
 
 export const DOOR_FAULTS: readonly Fault[] = [
   fault(
+    'key-in-query-param',
+    'AUTH-MISSING',
+    'a request without Authorization is authenticated by the key in its query string as access_token (RFC 6750 §2.3: bearer-token middleware such as passport-http-bearer reads it by default)',
+    { alternateKey: (r, keys) => keys.find((k) => k.secret === param(r.search, 'access_token')) },
+  ),
+  fault(
     'key-in-x-api-key',
     'AUTH-MISSING',
     'a request without Authorization is authenticated by an X-Api-Key header (the middleware of an older API version, still mounted)',

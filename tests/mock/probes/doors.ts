@@ -15,6 +15,16 @@ async function keyInHeader(p: ProbeContext, name: string): Promise<[number, numb
 }
 
 export const DOOR_PROBES: Record<string, Probe> = {
+  'key-in-query-param': async (p) => {
+    const { c, f } = await p.both(list(SB), null, undefined);
+    assert.deepEqual([c.status, f.status], [401, 401], 'no key anywhere: refused');
+    const inQuery = (key: string) => list(SB, `access_token=${key}`);
+    const clean = await call(p.clean.url, inQuery(KEYS.test), { key: null });
+    const faulty = await call(p.faulty.url, inQuery(KEYS.test), { key: null });
+    assert.deepEqual([clean.status, faulty.status], [401, 200], 'the test key as access_token: served');
+    const revoked = await call(p.faulty.url, inQuery(KEYS.revoked), { key: null });
+    assert.equal(revoked.status, 401, 'a revoked key stays refused there');
+  },
   'key-in-x-api-key': async (p) => {
     const { c, f } = await p.both(list(SB), null, undefined);
     assert.deepEqual([c.status, f.status], [401, 401], 'no key anywhere: refused');
