@@ -95,7 +95,7 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
   // `completed` is not `COMPLETED`; a value a server might read as a pattern never widens what the filter matches.
   check(
     'FLT-FIELD',
-    `an unknown, ${f.exactCase ? 'case-changed ' : ''}or pattern-like ${f.field} (%, _, *, ?) gives a 4xx or an empty 200 (total 0, data []) on every listing`,
+    `an unknown, ${f.exactCase ? 'case-changed, ' : ''}pattern-like or list-like ${f.field} (%, _, *, ?, A,B) gives a 4xx or an empty 200 (total 0, data []) on every listing`,
     async (ctx) => {
       const learned = await learnReadable(ctx, c);
       if (!learned.listings.some((l) => l.set.total > 0))

@@ -42,6 +42,12 @@ export const FILTER_SORT_FAULTS: readonly Fault[] = [
       },
     },
   ),
+  fault(
+    'filter-list-first',
+    'FLT-STATUS',
+    "filter[status] is parsed as a list (qs's comma option, a split on , | or ;) and its first value filters: COMPLETED,PENDING lists the COMPLETED payments",
+    { oddStatus: (raw) => STATUSES.find((s) => s === raw.split(/[,|;]/)[0] && /[,|;]/.test(raw)) },
+  ),
   fault('filter-total-unfiltered', 'FLT-STATUS', 'data is filtered, but total counts the unfiltered set', {
     plan: (p) => {
       p.total = 'all';

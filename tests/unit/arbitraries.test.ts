@@ -128,8 +128,8 @@ describe('filter arbitraries', () => {
     );
   });
 
-  test('pattern values, alone and built from the named values (COMP%, %COMPLETED%…), none known', () => {
-    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED'])), [
+  test('pattern values, alone and built from the named values (COMP%, %COMPLETED%…), lists of two, none known', () => {
+    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED', 'PENDING'])), [
       '%',
       '_',
       '*',
@@ -141,17 +141,21 @@ describe('filter arbitraries', () => {
       'C*',
       'COMPLETE?',
       'COMPLETED%',
+      'COMPLETED,PENDING',
+      'COMPLETED|PENDING',
+      'COMPLETED;PENDING',
     ]);
-    assert.ok(patternValues(['duplicate'], new Set(['duplicate'])).every((v) => /[%_*?]/.test(v)));
+    assert.ok(patternValues(['duplicate'], new Set(['duplicate'])).every((v) => /[%_*?,|;]/.test(v)));
   });
 
-  test('once (depth quick): each wildcard once, inside a known value where one carries it', () => {
-    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED']), true), [
+  test('once (depth quick): each wildcard once, inside a known value where one carries it; a list with a comma', () => {
+    assert.deepEqual(patternValues(['COMPLETED'], new Set(['COMPLETED', 'PENDING']), true), [
       'COMP%',
       'COMPLETE_',
       'C*',
       'COMPLETE?',
       '.*',
+      'COMPLETED,PENDING',
     ]);
   });
 });

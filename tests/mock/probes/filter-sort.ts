@@ -24,6 +24,15 @@ export const FILTER_SORT_PROBES: Record<string, Probe> = {
     const exact = await p.both(list(SB, 'filter[status]=PENDING'));
     assert.equal(exact.f.body.total, exact.c.body.total, 'an exact status as before');
   },
+  'filter-list-first': async (p) => {
+    for (const list_ of ['COMPLETED,PENDING', 'COMPLETED%7CFAILED', 'COMPLETED;PENDING']) {
+      const { c, f } = await p.both(list(SB, `filter[status]=${list_}`));
+      assert.deepEqual([c.body.total, f.body.total], [0, 107], list_);
+      assert.deepEqual(statuses(f.body), new Set(['COMPLETED']));
+    }
+    const exact = await p.both(list(SB, 'filter[status]=PENDING'));
+    assert.equal(exact.f.body.total, exact.c.body.total, 'an exact status as before');
+  },
   'filter-total-unfiltered': async (p) => {
     const { c, f } = await p.both(list(SB, 'filter[status]=COMPLETED'));
     assert.deepEqual([c.body.total, f.body.total], [107, 237]);
