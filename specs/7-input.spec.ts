@@ -8,14 +8,18 @@
  */
 import fc from 'fast-check';
 import { robustnessViolation } from '../checks/envelope.ts';
+import { sliceViolation } from '../checks/pages.ts';
 import { coverageCases, coverageSummary } from '../core/generate/coverage.ts';
 import { type OddInput, type OddParams, oddInputs, oddValueArb, repeatTo } from '../core/generate/odd-input.ts';
 import { type Collection, directions } from '../core/model/collection.ts';
 import type { Exchange } from '../core/model/exchange.ts';
 import {
   describeListing,
+  identity,
   type Listing,
   listingPath,
+  MAX_LIMIT,
+  readEnvelope,
   requestQuery,
   type Selection,
   withSelection,
@@ -24,6 +28,7 @@ import { assertNoViolation, type Violation } from '../core/model/verdict.ts';
 import type { CheckContext } from '../core/run/check.ts';
 import { coversOnce, firstFilters, readable, runsOn } from '../core/run/learn.ts';
 import { forAll } from '../core/run/property.ts';
+import { enumerate } from '../core/run/walk.ts';
 import { eachCollection } from '../fixtures/collections.ts';
 
 /** The odd values are sent alone, and next to a filter or a sort (a repeated parameter is odd input too). */
@@ -52,6 +57,27 @@ const oddString = (name: string, unit: string, length: number): OddInput => {
 
 const labelOf = (listing: Listing, odd: OddInput) => `${odd.label} on ${describeListing(listing)}`;
 
+/**
+ * A 200 to an odd offset or limit holds the window it echoes (reading: "a 200 whose envelope satisfies every invariant
+ * for the values it echoes"): the records of the listing's result set at the offset and limit it names, whatever it
+ * made of the value (a validator that reads `1e2` as 1 and a query layer that reads 100 serve another window than they
+ * echo). Judged where the echo names a window (an offset of 0 or more, a limit from 1 to the cap).
+ */
+async function echoedWindowViolation(
+  ctx: CheckContext,
+  listing: Listing,
+  e: Exchange,
+  label: string,
+  max: number,
+): Promise<Violation | undefined> {
+  const env = e.status === 200 ? readEnvelope(e) : undefined;
+  if (!env || !Number.isSafeInteger(env.offset) || env.offset < 0) return undefined;
+  if (!Number.isSafeInteger(env.limit) || env.limit < 1 || env.limit > max) return undefined;
+  const set = await enumerate(ctx, listing);
+  const v = sliceViolation(e, { offset: env.offset, limit: env.limit }, set, identity(set.records));
+  return v && { ...v, rule: 'INP-ROBUST', expected: `a 200 to ${label} holds the window it echoes: ${v.expected}` };
+}
+
 eachCollection('§7 Errors: odd query input:', (c, check) => {
   // "Behavior for invalid pagination parameters: not shown." Reading: "legal answers are a 4xx, or a 200
   // whose envelope satisfies every invariant for the values it echoes. A 5xx is never legal."
@@ -71,7 +97,11 @@ eachCollection('§7 Errors: odd query input:', (c, check) => {
         );
         const listing = withSelection(listings[k % listings.length] as Listing, next[k % next.length] ?? {});
         const label = labelOf(listing, odd);
-        const violation = robustnessViolation(await sendOdd(ctx, listing, odd), label, c);
+        const e = await sendOdd(ctx, listing, odd);
+        const numeric = odd.parameter === 'offset' || odd.parameter === 'limit';
+        const violation =
+          robustnessViolation(e, label, c) ??
+          (numeric ? await echoedWindowViolation(ctx, listing, e, label, c.maxLimit ?? MAX_LIMIT) : undefined);
         if (violation) failed.push({ label, violation });
       }
       // Report the first in full and name the others: one run shows every odd input the target mishandles.

@@ -37,6 +37,24 @@ export const INPUT_FAULTS: readonly Fault[] = [
     },
   ),
   fault(
+    'offset-parser-split',
+    'INP-ROBUST',
+    'the validator reads offset with parseInt and echoes it (1e2 → 1, 0x10 → 0), the query layer with Number (1e2 → 100, 0x10 → 16): the page is another window than the one it echoes',
+    {
+      oddParam: (name, raw) => {
+        const used = Number(raw.trim());
+        const shown = Number.parseInt(raw, 10);
+        const split = Number.isSafeInteger(used) && used >= 0 && Number.isSafeInteger(shown) && shown >= 0;
+        return name === 'offset' && split && used !== shown ? used : undefined;
+      },
+      echo: (e, f) => {
+        const raw = new URLSearchParams(f.request.search).get('offset');
+        const shown = raw === null ? Number.NaN : Number.parseInt(raw, 10);
+        if (Number.isSafeInteger(shown) && shown !== e.offset && !/^\d+$/.test(raw ?? '')) e.offset = shown;
+      },
+    },
+  ),
+  fault(
     'odd-long-value-500',
     'INP-ROBUST',
     'a filter[status] or sort value of 256 to 4096 characters crashes the handler (a varchar(255) column); longer: 400',

@@ -37,6 +37,17 @@ export const INPUT_PROBES: Record<string, Probe> = {
     assert.deepEqual([c.status, f.status, f.body.offset], [400, 200, -5]);
     assert.deepEqual(ids(f.body.data), ids((await page(p.clean.url, SB, 'offset=232&limit=5')).data));
   },
+  'offset-parser-split': async (p) => {
+    for (const [raw, shown, used] of [
+      ['1e2', 1, 100],
+      ['0x10', 0, 16],
+    ] as const) {
+      const { c, f } = await p.both(list(SB, `offset=${raw}&limit=5`));
+      assert.deepEqual([c.status, f.status, f.body.offset], [400, 200, shown], `offset=${raw}: echoed ${shown}`);
+      assert.deepEqual(ids(f.body.data), ids((await page(p.clean.url, SB, `offset=${used}&limit=5`)).data));
+    }
+    assert.equal((await page(p.faulty.url, SB, 'offset=7')).offset, 7, 'plain digits as before');
+  },
   'odd-mid-length-filter-500': async (p) => {
     for (const n of [33, 100, 255]) await assertCrash(p, list(SB, `filter[status]=${'A'.repeat(n)}`));
     for (const n of [1, 32, 256]) await assertSame(p, list(SB, `filter[status]=${'A'.repeat(n)}`));
