@@ -17,7 +17,13 @@ import {
 } from '../checks/filter.ts';
 import { describeRecord, permutationViolation } from '../checks/order.ts';
 import { fetchPage } from '../core/client/http.ts';
-import { inCapLimitArb, noSuchValue, patternValues, unknownValueArb } from '../core/generate/arbitraries.ts';
+import {
+  inCapLimitArb,
+  normalisedSpellings,
+  noSuchValue,
+  patternValues,
+  unknownValueArb,
+} from '../core/generate/arbitraries.ts';
 import type { Collection, CollectionFilter } from '../core/model/collection.ts';
 import { describeListing, type FieldFilter, maxLimitOf, withSelection } from '../core/model/listing.ts';
 import { basedOn, fieldValueCounts, type ResultSet } from '../core/model/result-set.ts';
@@ -106,13 +112,17 @@ function filterChecks(c: Collection, check: Check, f: CollectionFilter): void {
       const arb = fc.record({ i: fc.nat({ max: n - 1 }), value: unknownValueArb(values) });
       const seeds = f.named ?? [...known].slice(0, 3);
       // Covered once: each class of unknown value once (the case changes of one value, each wildcard), the
-      // listings in turn; else every known value's case changes, every pattern, the named value on every listing.
+      // listings in turn; else two known values' case changes, every pattern, the named value on every listing.
       const once = coversOnce(ctx.depth);
       const patterns = patternValues(seeds, known, once).map((value, k) => ({ i: k % n, value }));
       const named = f.named?.[0];
-      const changed = f.exactCase ? caseChanged(once ? new Set([...known].slice(0, 1)) : known) : [];
+      // The case changes of one known value (quick), of two (deeper): one case-blind lookup shows on any value.
+      const changed = f.exactCase ? caseChanged(new Set([...known].slice(0, once ? 1 : 2))) : [];
+      // A known value as a server that normalises input reads it (NFKC, decoded twice, invisibles stripped).
+      const spelled = seeds.slice(0, 1).flatMap((v) => normalisedSpellings(v, known));
       const examples = [
         ...[...changed, noSuchValue(f.field)].map((value) => ({ i: 0, value })),
+        ...spelled.map((value, k) => ({ i: (k + 1) % n, value })),
         ...patterns,
         ...(f.exactCase && named && !once
           ? learned.listings.slice(1).map((_, k) => ({ i: k + 1, value: named.toLowerCase() }))

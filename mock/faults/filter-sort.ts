@@ -48,6 +48,29 @@ export const FILTER_SORT_FAULTS: readonly Fault[] = [
     "filter[status] is parsed as a list (qs's comma option, a split on , | or ;) and its first value filters: COMPLETED,PENDING lists the COMPLETED payments",
     { oddStatus: (raw) => STATUSES.find((s) => s === raw.split(/[,|;]/)[0] && /[,|;]/.test(raw)) },
   ),
+  fault(
+    'filter-value-normalised',
+    'FLT-STATUS',
+    'filter[status] is normalised before the lookup (NFKC, invisible characters stripped): ＣＯＭＰＬＥＴＥＤ or C\u200BOMPLETED lists the COMPLETED payments',
+    {
+      oddStatus: (raw) =>
+        STATUSES.find((s) => s === raw.normalize('NFKC').replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '')),
+    },
+  ),
+  fault(
+    'filter-double-decoded',
+    'FLT-STATUS',
+    'filter[status] is URL-decoded a second time before the lookup: %43OMPLETED (sent as %2543OMPLETED) lists the COMPLETED payments',
+    {
+      oddStatus: (raw) => {
+        try {
+          return STATUSES.find((s) => s === decodeURIComponent(raw));
+        } catch {
+          return undefined;
+        }
+      },
+    },
+  ),
   fault('filter-total-unfiltered', 'FLT-STATUS', 'data is filtered, but total counts the unfiltered set', {
     plan: (p) => {
       p.total = 'all';

@@ -33,6 +33,20 @@ export const FILTER_SORT_PROBES: Record<string, Probe> = {
     const exact = await p.both(list(SB, 'filter[status]=PENDING'));
     assert.equal(exact.f.body.total, exact.c.body.total, 'an exact status as before');
   },
+  'filter-value-normalised': async (p) => {
+    for (const v of [encodeURIComponent('ＣＯＭＰＬＥＴＥＤ'), encodeURIComponent('C\u200BOMPLETED')]) {
+      const { c, f } = await p.both(list(SB, `filter[status]=${v}`));
+      assert.deepEqual([c.body.total, f.body.total], [0, 107], v);
+      assert.deepEqual(statuses(f.body), new Set(['COMPLETED']));
+    }
+  },
+  'filter-double-decoded': async (p) => {
+    const { c, f } = await p.both(list(SB, 'filter[status]=%2543OMPLETED'));
+    assert.deepEqual([c.body.total, f.body.total], [0, 107]);
+    assert.deepEqual(statuses(f.body), new Set(['COMPLETED']));
+    const exact = await p.both(list(SB, 'filter[status]=PENDING'));
+    assert.equal(exact.f.body.total, exact.c.body.total, 'an exact status as before');
+  },
   'filter-total-unfiltered': async (p) => {
     const { c, f } = await p.both(list(SB, 'filter[status]=COMPLETED'));
     assert.deepEqual([c.body.total, f.body.total], [107, 237]);
