@@ -155,9 +155,10 @@ export async function exploreQueryCredentials(x: Explorer, base: DoorBase) {
   const done = queryCredentialsAsked.get(x) ?? queryCredentialsAsked.set(x, new Set()).get(x);
   if (!done || done.has(base.case.endpoint)) return;
   done.add(base.case.endpoint);
-  const names = [
-    ...new Set(x.pool.filter((c) => c.klass === 'credentials' && c.channel === 'query').map((c) => c.name)),
-  ];
+  // The vocabulary's credentials in the query, and any query name the target showed that reads like one.
+  const credential = (c: (typeof x.pool)[number]) =>
+    c.klass === 'credentials' || (c.source === 'target' && /key|token|auth|secret/i.test(c.name));
+  const names = [...new Set(x.pool.filter((c) => c.channel === 'query' && credential(c)).map((c) => c.name))];
   const inQuery = async (some: readonly string[]) => {
     const keyedQuery = some.map((name) => ({ name, key: { slot: 'test' as const } }));
     const words = `the test key in the query as ${some.map((n) => `${n}=$API_TEST_KEY`).join('&')}`;
