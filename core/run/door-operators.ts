@@ -151,6 +151,8 @@ const queryCredentialsAsked = new WeakMap<Explorer, Set<string>>();
  */
 export async function exploreQueryCredentials(x: Explorer, base: DoorBase) {
   if (base.case.credential.kind !== 'none' || !x.t.loopback || throughProxy() || !x.t.keys.test) return;
+  // A merchant the test key lists (an unknown one is refused to the key itself: 404, nothing opened to show).
+  if (base.case.endpoint === 'list' && base.case.merchant === 'unknown') return;
   // Once per endpoint: the middleware that reads a credential is the application's, not a route's.
   const done = queryCredentialsAsked.get(x) ?? queryCredentialsAsked.set(x, new Set()).get(x);
   if (!done || done.has(base.case.endpoint)) return;
