@@ -219,7 +219,9 @@ const capped = (c: Collection, rule: EveryAnswerCapRule) => async (ctx: CheckCon
   const cap = c.maxLimit ?? 100;
   const t0 = performance.now();
   const shown = recordsShown(answers);
-  const mine = answers.filter((a) => a.scope.collection === owned(c));
+  // The collection's listing, in any spelling of its path: a path the spec does not show (another version's listing,
+  // `/payments/n2/…`) may hold pages of its own size.
+  const mine = answers.filter((a) => a.scope.collection === owned(c) && a.scope.endpoint === 'list');
   const { judged, largest, violations } = overTheCap(mine, cap, rule, shown);
   addWatchCost({ judgeMs: performance.now() - t0 }, watchDir());
   ctx.notes.add(`${judged} answer(s) of the run with records judged; the largest listing ${largest} records`);
