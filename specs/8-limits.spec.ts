@@ -114,7 +114,10 @@ eachCollection('§8 Limits: maximum limit:', (c, check) => {
       );
       const all = examplesOf(listings.length, max).filter((e) => e.s < selections.length);
       // Covered once: each value and notation over the cap once, the listings and the selections in turn.
-      const examples = coversOnce(ctx.depth) ? spread(all, listings.length, selections.length) : all;
+      // A case on a listing that holds no more than the cap could not show it: it goes to the largest listing, unfiltered.
+      const largest = listings.findIndex((_, i) => reference(i).total === most);
+      const showable = (k: CapCase): CapCase => (reference(k.i).total > max ? k : { ...k, i: largest, s: 0 });
+      const examples = (coversOnce(ctx.depth) ? spread(all, listings.length, selections.length) : all).map(showable);
       const listingOf = (k: CapCase): Listing => withSelection(listings[k.i] as Listing, selections[k.s] ?? {});
       await forAll(
         ctx,

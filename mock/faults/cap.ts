@@ -96,9 +96,9 @@ export const CAP_FAULTS: readonly Fault[] = [
   fault(
     'limit-zero-unbounded',
     'LIM-CAP',
-    "limit=0 passes the validator as 'no limit' (MongoDB's limit(0), an ORM's 0): every record from the offset on, limit echoed 0",
+    "a limit parseInt reads as 0 (0, 0.5) passes the validator as 'no limit' (MongoDB's limit(0), an ORM's 0): every record from the offset on, limit echoed 0",
     {
-      oddParam: (name, raw) => (name === 'limit' && raw === '0' ? 0 : undefined),
+      oddParam: (name, raw) => (name === 'limit' && Number.parseInt(raw, 10) === 0 ? 0 : undefined),
       slice: (slice, facts) => {
         if (facts.query.limit === 0) slice.end = facts.total;
       },

@@ -39,6 +39,7 @@ export const CAP_PROBES: Record<string, Probe> = {
       UNCAPPED - 200,
       'from the offset on',
     );
+    assert.equal((await page(p.faulty.url, SB, 'limit=0.5')).data.length, UNCAPPED, 'a fraction parseInt reads as 0');
     assert.equal((await page(p.faulty.url, SB, 'limit=500')).data.length, 100, 'a plain limit: capped');
   },
   'limit-negative-slice': async (p) => {
