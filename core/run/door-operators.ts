@@ -35,7 +35,7 @@ function operators(core: readonly Operator[], runSeed: number, what: string, n =
   return [...core, ...drawn];
 }
 
-/** Sends one operator's request as a case of `base`, counted on `of` (the base it was derived from). */
+/** Sends one operator's request as a case of `base`, counted on `of` (the base it was derived from); its answer. */
 async function keep(
   x: Explorer,
   base: DoorBase,
@@ -47,6 +47,7 @@ async function keep(
   x.cases.push({ base, added, kind, exchange, ...(opts.of ? { of: opts.of } : {}) });
   const of = opts.of ?? base;
   x.tally.set(of, { ...x.tally.get(of), operators: (x.tally.get(of)?.operators ?? 0) + 1 });
+  return exchange;
 }
 
 /**
@@ -164,11 +165,10 @@ export async function exploreQueryCredentials(x: Explorer, base: DoorBase) {
   const inQuery = async (some: readonly string[]) => {
     const keyedQuery = some.map((name) => ({ name, key: { slot: 'test' as const } }));
     const words = `the test key in the query as ${some.map((n) => `${n}=$API_TEST_KEY`).join('&')}`;
-    await keep(x, base, 'headers', { inputs: [], shape: {}, headers: words }, { changed: { keyedQuery } });
-    return x.cases.at(-1)?.exchange;
+    return keep(x, base, 'headers', { inputs: [], shape: {}, headers: words }, { changed: { keyedQuery } });
   };
   if (names.length === 0) return;
   const all = await inQuery(names);
-  if (names.length === 1 || !all || all.status < 200 || all.status >= 300) return;
+  if (names.length === 1 || all.status < 200 || all.status >= 300) return;
   for (const name of names) await inQuery([name]);
 }
